@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Debian packages that provide the system libraries RasterKit links.
+let debianPackages = [
+    "libcairo2-dev", "libpango1.0-dev", "librsvg2-dev", "libpng-dev",
+    "libfontconfig1-dev", "libsqlite3-dev", "fonts-dejavu-core",
+]
+
+let package = Package(
+    name: "RasterKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RasterKit", targets: ["RasterKit"]),
+        .library(name: "RasterKitTesting", targets: ["RasterKitTesting"]),
+        .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libfontconfig1-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(
+            name: "RasterKit",
+            dependencies: [
+                "CCairo", "CPNG", "CRsvg",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "RasterKitTesting", dependencies: ["RasterKit"]),
+        .executableTarget(
+            name: "RasterKitCLI",
+            dependencies: [
+                "RasterKit", "RasterKitTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // A small executable the tests spawn to check behaviour across processes.
+        .executableTarget(name: "RasterKitProbe", dependencies: ["RasterKit"], path: "Tests/RasterKitProbe"),
+        .testTarget(name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitProbe"]),
+        .testTarget(name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitCLI"]),
+    ]
+)

@@ -1,0 +1,213 @@
+internal import CCairo
+import Foundation
+
+extension Canvas {
+    /// Draws `body` into a separate layer, then composites the layer with `opacity`,
+    /// `blendMode` and an optional `mask` — as a group, so overlapping shapes inside do not
+    /// show through each other.
+    ///
+    /// ```swift
+    /// canvas.withLayer(opacity: 0.5, mask: .linearGradient(fade)) {
+    ///     canvas.fill(Path(ellipseIn: circle), with: .color(.red))
+    /// }
+    /// ```
+    public func withLayer(opacity: Double = 1, blendMode: BlendMode = .normal, mask: Mask? = nil,
+                          _ body: () throws -> Void) rethrows {
+        ensureOpen()
+        cairo_save(context)
+        cairo_push_group(context)
+        var drawn = false
+        defer {
+            if !drawn { cairo_pattern_destroy(cairo_pop_group(context)) }
+            cairo_restore(context)
+        }
+        try body()
+        drawn = true
+        let group = cairo_pop_group(context)
+        defer { cairo_pattern_destroy(group) }
+        let alpha = opacity.isNaN ? 0 : min(max(opacity, 0), 1)
+        cairo_set_operator(context, blendMode.cairoOperator)
+        if let mask {
+            // Opacity and mask together: mask inside an inner group, then fade the result.
+            if alpha < 1 {
+                cairo_push_group(context)
+                cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+            }
+            cairo_set_source(context, group)
+            apply(mask)
+            if alpha < 1 {
+                cairo_pop_group_to_source(context)
+                cairo_paint_with_alpha(context, alpha)
+            }
+        } else {
+            cairo_set_source(context, group)
+            cairo_paint_with_alpha(context, alpha)
+        }
+        checkStatus("compositing a layer")
+    }
+
+    private func apply(_ mask: Mask) {
+        switch mask {
+        case let .image(image, rect):
+            guard !rect.isEmpty, rect.width.isFinite, rect.height.isFinite else {
+                return record(RenderError.invalidSize(rect.size))
+            }
+            do {
+                let source = try CairoImageSurface(reading: image)
+                let pattern = cairo_pattern_create_for_surface(source.surface)
+                defer { cairo_pattern_destroy(pattern) }
+                var matrix = Transform(translationX: -rect.minX, y: -rect.minY)
+                    .concatenating(Transform(scaleX: Double(image.pixelWidth) / rect.width,
+                                             y: Double(image.pixelHeight) / rect.height)).cairoMatrix
+                cairo_pattern_set_matrix(pattern, &matrix)
+                cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+                cairo_mask(context, pattern)
+                withExtendedLifetime(source) {}
+            } catch {
+                record(error)
+            }
+        case .linearGradient(let gradient):
+            let pattern = CairoPatterns.make(gradient)
+            cairo_mask(context, pattern)
+            cairo_pattern_destroy(pattern)
+        case .radialGradient(let gradient):
+            let pattern = CairoPatterns.make(gradient)
+            cairo_mask(context, pattern)
+            cairo_pattern_destroy(pattern)
+        }
+    }
+
+    /// Draws `body` with a drop shadow under everything it draws.
+    ///
+    /// ```swift
+    /// canvas.withShadow(Shadow(color: .black.withAlpha(0.3), offset: Point(x: 0, y: 2), blur: 6)) {
+    ///     canvas.fill(card, with: .color(.white))
+    /// }
+    /// ```
+    public func withShadow(_ shadow: Shadow, _ body: () throws -> Void) rethrows {
+        ensureOpen()
+        let sigma = max(0, shadow.blur.isFinite ? shadow.blur : 0) / 2 * scale
+        let offsetX = (shadow.offset.x.isFinite ? shadow.offset.x : 0) * scale
+        let offsetY = (shadow.offset.y.isFinite ? shadow.offset.y : 0) * scale
+        let pad = Int((3 * sigma).rounded(.up)) + 1
+        // Content outside the clip can still cast a shadow into it, so capture a margin.
+        let area = clipDeviceBounds().expanded(byX: pad + Int(abs(offsetX).rounded(.up)),
+                                               y: pad + Int(abs(offsetY).rounded(.up)))
+        guard area.width > 0, area.height > 0 else { return try body() }
+        let layer: CairoImageSurface
+        do {
+            layer = try CairoImageSurface(pixelWidth: area.width, pixelHeight: area.height)
+        } catch {
+            record(error)
+            return try body()
+        }
+        try drawRedirected(into: layer, origin: area, body)
+
+        guard let shadowMask = ShadowMask(from: layer, padding: pad) else { return }
+        shadowMask.blur(sigma: sigma)
+        cairo_save(context)
+        cairo_identity_matrix(context)
+        cairo_set_source_rgba(context, shadow.color.red, shadow.color.green, shadow.color.blue, shadow.color.alpha)
+        cairo_mask_surface(context, shadowMask.surface, Double(area.x + shadowMask.originX) + offsetX,
+                           Double(area.y + shadowMask.originY) + offsetY)
+        cairo_set_source_surface(context, layer.surface, Double(area.x), Double(area.y))
+        cairo_paint(context)
+        cairo_restore(context)
+        checkStatus("drawing a shadow")
+    }
+
+    /// Paints a shadow inside `path`, as if the shape were a hole cut in a surface casting it.
+    public func drawInnerShadow(_ shadow: Shadow, in path: Path) {
+        ensureOpen()
+        let sigma = max(0, shadow.blur.isFinite ? shadow.blur : 0) / 2 * scale
+        let offsetX = (shadow.offset.x.isFinite ? shadow.offset.x : 0) * scale
+        let offsetY = (shadow.offset.y.isFinite ? shadow.offset.y : 0) * scale
+        let pad = Int((3 * sigma).rounded(.up)) + 1
+        addPath(path)
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_fill_extents(context, &x0, &y0, &x1, &y1)
+        guard let shapeBounds = deviceBounds(ofUserRect: (x0, y0, x1, y1))
+            .intersection(clipDeviceBounds()) else { return }
+        let area = shapeBounds.expanded(byX: pad + Int(abs(offsetX).rounded(.up)),
+                                        y: pad + Int(abs(offsetY).rounded(.up)))
+        guard let mask = ShadowMask(opaqueWidth: area.width, height: area.height) else {
+            return record(RenderError.cairo(status: "out of memory", context: "making an inner shadow"))
+        }
+        // Opaque everywhere except the shape moved by the offset, then blurred: the shadow the
+        // shape's edge casts inward.
+        let maskContext = cairo_create(mask.surface)
+        var matrix = deviceTransform.concatenating(Transform(translationX: Double(-area.x) + offsetX,
+                                                             y: Double(-area.y) + offsetY)).cairoMatrix
+        cairo_set_matrix(maskContext, &matrix)
+        addPath(path, to: maskContext!)
+        cairo_set_operator(maskContext, CAIRO_OPERATOR_CLEAR)
+        cairo_fill(maskContext)
+        cairo_destroy(maskContext)
+        cairo_surface_flush(mask.surface)
+        mask.blur(sigma: sigma)
+
+        cairo_save(context)
+        addPath(path)
+        cairo_clip(context)
+        cairo_identity_matrix(context)
+        cairo_set_source_rgba(context, shadow.color.red, shadow.color.green, shadow.color.blue, shadow.color.alpha)
+        cairo_mask_surface(context, mask.surface, Double(area.x), Double(area.y))
+        cairo_restore(context)
+        checkStatus("drawing an inner shadow")
+    }
+
+    /// Runs `body` with this canvas drawing into `layer`, whose pixel (0, 0) is at device
+    /// position `origin`, keeping the current transform.
+    func drawRedirected(into layer: CairoImageSurface, origin: DeviceRect, _ body: () throws -> Void) rethrows {
+        let layerContext = cairo_create(layer.surface)!
+        var matrix = deviceTransform.concatenating(Transform(translationX: Double(-origin.x), y: Double(-origin.y)))
+            .cairoMatrix
+        cairo_set_matrix(layerContext, &matrix)
+        cairo_set_operator(layerContext, cairo_get_operator(context))
+        let saved = (context, baseTransform)
+        context = layerContext
+        baseTransform = baseTransform.concatenating(Transform(translationX: Double(-origin.x), y: Double(-origin.y)))
+        defer {
+            checkStatus("drawing into a shadowed layer")
+            (context, baseTransform) = saved
+            cairo_destroy(layerContext)
+            cairo_surface_flush(layer.surface)
+        }
+        try body()
+    }
+
+    /// The clip area in whole device pixels.
+    func clipDeviceBounds() -> DeviceRect {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(context, &x0, &y0, &x1, &y1)
+        return deviceBounds(ofUserRect: (x0, y0, x1, y1))
+    }
+
+    /// The whole-pixel device rectangle covering a user-space rectangle under the current transform.
+    func deviceBounds(ofUserRect rect: (Double, Double, Double, Double)) -> DeviceRect {
+        let transform = deviceTransform
+        let corners = [Point(x: rect.0, y: rect.1), Point(x: rect.2, y: rect.1),
+                       Point(x: rect.0, y: rect.3), Point(x: rect.2, y: rect.3)].map { transform.apply(to: $0) }
+        let limit = 1e7  // far beyond any surface RasterKit allows; keeps Int conversion safe
+        func clamp(_ value: Double) -> Double { min(max(value, -limit), limit) }
+        let minX = clamp(corners.map(\.x).min()!).rounded(.down), maxX = clamp(corners.map(\.x).max()!).rounded(.up)
+        let minY = clamp(corners.map(\.y).min()!).rounded(.down), maxY = clamp(corners.map(\.y).max()!).rounded(.up)
+        return DeviceRect(x: Int(minX), y: Int(minY), width: Int(maxX - minX), height: Int(maxY - minY))
+    }
+}
+
+/// A rectangle of whole device pixels.
+struct DeviceRect: Hashable {
+    var x: Int, y: Int, width: Int, height: Int
+
+    func expanded(byX dx: Int, y dy: Int) -> DeviceRect {
+        DeviceRect(x: x - dx, y: self.y - dy, width: width + 2 * dx, height: height + 2 * dy)
+    }
+
+    func intersection(_ other: DeviceRect) -> DeviceRect? {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return DeviceRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

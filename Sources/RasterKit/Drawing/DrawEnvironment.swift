@@ -1,0 +1,55 @@
+/// What a canvas needs from the render that owns it: where nested components go, how deep
+/// the nesting is, and whether the render has been cancelled.
+final class DrawEnvironment {
+    /// Renders nested components; nil draws them directly, uncached.
+    let nestedRenderer: (any NestedRendering)?
+    /// How many components enclose this draw (0 for a top-level one).
+    let depth: Int
+    /// Components drawn inside this render, reported to the disk store with their versions.
+    let children: ChildRecorder
+    /// Checked between nested children; true stops the render with `CancellationError`.
+    let isCancelled: @Sendable () -> Bool
+
+    init(nestedRenderer: (any NestedRendering)? = nil, depth: Int = 0, children: ChildRecorder = ChildRecorder(),
+         isCancelled: @escaping @Sendable () -> Bool = { false }) {
+        self.nestedRenderer = nestedRenderer
+        self.depth = depth
+        self.children = children
+        self.isCancelled = isCancelled
+    }
+
+    /// The environment of a component nested one level deeper.
+    func nested() -> DrawEnvironment {
+        DrawEnvironment(nestedRenderer: nestedRenderer, depth: depth + 1, children: children, isCancelled: isCancelled)
+    }
+}
+
+/// The types and render versions of the components nested inside one render.
+final class ChildRecorder {
+    private(set) var versions: [ComponentVersion] = []
+
+    func record(_ version: ComponentVersion) {
+        if !versions.contains(version) { versions.append(version) }
+    }
+
+    func record(contentsOf others: [ComponentVersion]) {
+        for version in others { record(version) }
+    }
+}
+
+/// A component type and the render version it had when a render was made.
+public struct ComponentVersion: Hashable, Sendable, Codable {
+    public var typeName: String
+    public var renderVersion: Int
+
+    public init(typeName: String, renderVersion: Int) {
+        self.typeName = typeName
+        self.renderVersion = renderVersion
+    }
+}
+
+/// The part of a rasterizer a canvas uses to draw nested components.
+protocol NestedRendering: AnyObject, Sendable {
+    func renderNested<Component: Rasterizable>(_ component: Component, size: Size, scale: Double,
+                                                environment: DrawEnvironment) throws -> RasterImage
+}

@@ -1,0 +1,101 @@
+/// An sRGB colour with straight (not premultiplied) alpha; each component in 0...1.
+///
+/// ```swift
+/// let accent = try Color(hex: "#2F6FEB")
+/// let glass = Color(red: 1, green: 1, blue: 1, alpha: 0.4)
+/// ```
+public struct Color: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// A grey of the given lightness.
+    public init(white: Double, alpha: Double = 1) {
+        self.init(red: white, green: white, blue: white, alpha: alpha)
+    }
+
+    /// Parses `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` (case-insensitive).
+    public init(hex: String) throws {
+        guard hex.first == "#" else { throw ColorError(input: hex, reason: "must start with #") }
+        let digits = Array(hex.utf8.dropFirst())
+        var values: [UInt8] = []
+        for byte in digits {
+            guard let value = Color.hexValue(of: byte) else {
+                throw ColorError(input: hex, reason: "contains a character that is not a hexadecimal digit")
+            }
+            values.append(value)
+        }
+        func channel(_ high: UInt8, _ low: UInt8) -> Double { Double(high << 4 | low) / 255 }
+        switch values.count {
+        case 3, 4:
+            let alpha = values.count == 4 ? channel(values[3], values[3]) : 1
+            self.init(red: channel(values[0], values[0]), green: channel(values[1], values[1]),
+                      blue: channel(values[2], values[2]), alpha: alpha)
+        case 6, 8:
+            let alpha = values.count == 8 ? channel(values[6], values[7]) : 1
+            self.init(red: channel(values[0], values[1]), green: channel(values[2], values[3]),
+                      blue: channel(values[4], values[5]), alpha: alpha)
+        default:
+            throw ColorError(input: hex, reason: "needs 3, 4, 6 or 8 hexadecimal digits after #, found \(values.count)")
+        }
+    }
+
+    private static func hexValue(of byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The same colour with a different alpha.
+    public func withAlpha(_ alpha: Double) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
+    /// `#RRGGBB`, or `#RRGGBBAA` when not opaque; components clamped to 0...1.
+    public var hexString: String {
+        let bytes = [red, green, blue, alpha].map { Color.byte($0) }
+        let shown = bytes[3] == 255 ? bytes.prefix(3) : bytes[...]
+        return "#" + shown.map { byte in
+            let text = String(byte, radix: 16, uppercase: true)
+            return byte < 16 ? "0" + text : text
+        }.joined()
+    }
+
+    /// A component as an 8-bit value, rounded; NaN becomes 0.
+    static func byte(_ component: Double) -> UInt8 {
+        guard !component.isNaN else { return 0 }
+        return UInt8((min(max(component, 0), 1) * 255).rounded())
+    }
+
+    public var description: String { hexString }
+
+    public static let black = Color(white: 0)
+    public static let white = Color(white: 1)
+    public static let clear = Color(white: 0, alpha: 0)
+    public static let red = Color(red: 1, green: 0, blue: 0)
+    public static let green = Color(red: 0, green: 1, blue: 0)
+    public static let blue = Color(red: 0, green: 0, blue: 1)
+}
+
+/// A colour string that `Color(hex:)` cannot read.
+public struct ColorError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text that was given.
+    public var input: String
+    /// What is wrong with it.
+    public var reason: String
+
+    public var description: String {
+        "invalid colour \"\(input)\": \(reason) (expected #RGB, #RGBA, #RRGGBB or #RRGGBBAA)"
+    }
+}

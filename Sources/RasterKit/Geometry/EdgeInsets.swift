@@ -1,0 +1,39 @@
+/// Distances in points from each edge of a rectangle: padding, or nine-slice caps.
+public struct EdgeInsets: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var top: Double
+    public var left: Double
+    public var bottom: Double
+    public var right: Double
+
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+
+    /// The same distance on every edge.
+    public init(all value: Double) { self.init(top: value, left: value, bottom: value, right: value) }
+
+    /// `horizontal` on the left and right, `vertical` at the top and bottom.
+    public init(horizontal: Double, vertical: Double) {
+        self.init(top: vertical, left: horizontal, bottom: vertical, right: horizontal)
+    }
+
+    public static let zero = EdgeInsets(all: 0)
+
+    /// left + right
+    public var horizontal: Double { left + right }
+    /// top + bottom
+    public var vertical: Double { top + bottom }
+
+    /// Whether every edge is finite and not negative.
+    public var isValid: Bool {
+        [top, left, bottom, right].allSatisfy { $0.isFinite && $0 >= 0 }
+    }
+
+    public var description: String {
+        "(top: \(top.compactDescription), left: \(left.compactDescription), "
+            + "bottom: \(bottom.compactDescription), right: \(right.compactDescription))"
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// How hard the PNG encoder works for smaller files.
+public enum PNGCompression: String, Hashable, Sendable, CaseIterable {
+    /// Quick, somewhat larger files: for caches and intermediate files.
+    case fast
+    /// Tuned for UI artwork: as fast as cairo's own PNG writer and no larger.
+    case `default`
+    /// zlib's best with every PNG filter tried per row: slow, smallest.
+    case best
+
+    var settings: PNGCodec.Settings {
+        // zlib strategies: 0 default, 1 filtered, 3 run-length. Filter masks: none 0x08,
+        // sub 0x10, up 0x20, average 0x40, Paeth 0x80.
+        switch self {
+        case .fast: PNGCodec.Settings(level: 1, strategy: 0, filters: 0x10)
+        case .default: PNGCodec.Settings(level: 6, strategy: 1, filters: 0xF8)
+        case .best: PNGCodec.Settings(level: 9, strategy: 1, filters: 0xF8)
+        }
+    }
+}
+
+extension RasterImage {
+    /// PNG text keys under which RasterKit keeps the scale and cap insets.
+    enum PNGKeys {
+        static let scale = "rasterkit:scale"
+        static let capInsets = "rasterkit:cap-insets"
+    }
+
+    /// Encodes the image as PNG. The same pixels always give the same bytes: no time stamp is
+    /// written, and the scale and cap insets go into text chunks that `init(pngData:)` reads.
+    /// A fully opaque image is written as RGB, otherwise as straight (un-premultiplied) RGBA.
+    public func pngData(compression: PNGCompression = .default) throws -> Data {
+        Data(try pngBytes(compression: compression))
+    }
+
+    /// `pngData` as an array, for callers that want bytes without a `Data`.
+    func pngBytes(compression: PNGCompression = .default) throws -> [UInt8] {
+        var texts: [(String, String)] = []
+        if scale != 1 { texts.append((PNGKeys.scale, scale.compactDescription)) }
+        if let capInsets {
+            texts.append((PNGKeys.capInsets, [capInsets.top, capInsets.left, capInsets.bottom, capInsets.right]
+                .map(\.compactDescription).joined(separator: " ")))
+        }
+        let words = storage.bytes.assumingMemoryBound(to: UInt32.self)
+        let width = pixelWidth
+        let opaque = isOpaque
+        // 72 dpi × scale, in pixels per metre; written only when it says something.
+        let pixelsPerMeter = scale == 1 ? 0 : Int((scale * 72 / 0.0254).rounded())
+        return try Premultiplication.unpremultiplyTable.withUnsafeBufferPointer { table in
+            let table = table.baseAddress!
+            return try PNGCodec.encode(width: pixelWidth, height: pixelHeight, hasAlpha: !opaque,
+                                       settings: compression.settings, pixelsPerMeter: pixelsPerMeter,
+                                       texts: texts) { y, row in
+                let source = words + y * width
+                if opaque {
+                    for x in 0..<width {
+                        let word = source[x]
+                        row[3 * x] = UInt8(truncatingIfNeeded: word >> 16)
+                        row[3 * x + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                        row[3 * x + 2] = UInt8(truncatingIfNeeded: word)
+                    }
+                } else {
+                    for x in 0..<width {
+                        let pixel = Premultiplication.rgba(of: source[x], table: table)
+                        row[4 * x] = pixel.red
+                        row[4 * x + 1] = pixel.green
+                        row[4 * x + 2] = pixel.blue
+                        row[4 * x + 3] = pixel.alpha
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether every pixel has full alpha.
+    var isOpaque: Bool {
+        let words = storage.bytes.assumingMemoryBound(to: UInt32.self)
+        var all: UInt32 = 0xFF00_0000
+        for index in 0..<(pixelWidth * pixelHeight) { all &= words[index] | 0x00FF_FFFF }
+        return all == 0xFF00_0000
+    }
+
+    /// Decodes a PNG of any colour type and bit depth. The scale and cap insets RasterKit
+    /// wrote are restored; other PNGs get scale 1 and no insets.
+    public init(pngData: Data, limits: PixelLimits = .default) throws {
+        let decoded = try pngData.withUnsafeBytes { try PNGCodec.decode($0, limits: limits) }
+        // Straight RGBA bytes become premultiplied ARGB words in place.
+        let bytes = decoded.storage.bytes.assumingMemoryBound(to: UInt8.self)
+        let words = decoded.storage.bytes.assumingMemoryBound(to: UInt32.self)
+        for index in 0..<(decoded.width * decoded.height) {
+            let offset = index * 4
+            words[index] = Premultiplication.word(red: bytes[offset], green: bytes[offset + 1],
+                                                  blue: bytes[offset + 2], alpha: bytes[offset + 3])
+        }
+        let scale = decoded.texts[PNGKeys.scale].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 1
+        var insets: EdgeInsets?
+        if let text = decoded.texts[PNGKeys.capInsets] {
+            let values = text.split(separator: " ").compactMap { Double($0) }
+            if values.count == 4 {
+                let candidate = EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+                let size = Size(width: Double(decoded.width) / scale, height: Double(decoded.height) / scale)
+                // Insets that do not fit are dropped rather than trusted.
+                if (try? NineSlice.validate(candidate, fitting: size)) != nil { insets = candidate }
+            }
+        }
+        self.init(storage: decoded.storage, pixelWidth: decoded.width, pixelHeight: decoded.height, scale: scale,
+                  capInsets: insets)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+internal import CCairo
+
+extension Canvas {
+    /// Draws a nested component into `rect`, synchronously, through the rasterizer drawing this
+    /// canvas: the child is cached under its own key at the pixel size it occupies, so a child
+    /// used by many parents is drawn once. Nine-slice children are stretched to `rect`.
+    ///
+    /// ```swift
+    /// try canvas.draw(Icon(name: "star"), in: Rect(x: 12, y: 10, width: 24, height: 24))
+    /// ```
+    public func draw<Child: Rasterizable>(_ child: Child, in rect: Rect) throws {
+        ensureOpen()
+        guard rect.minX.isFinite, rect.minY.isFinite else { throw RenderError.invalidSize(rect.size) }
+        if environment.isCancelled() { throw CancellationError() }
+        guard environment.depth < Rasterizer.nestingLimit else {
+            throw RenderError.nestingTooDeep(typeName: String(reflecting: Child.self), depth: Rasterizer.nestingLimit)
+        }
+        let device = deviceTransform
+        // The child is drawn at the device's pixels per point, so it is as sharp as its parent.
+        let rawScale = max((device.a * device.a + device.b * device.b).squareRoot(),
+                           (device.c * device.c + device.d * device.d).squareRoot())
+        let childScale = (rawScale * 1e6).rounded() / 1e6
+        let nested = environment.nested()
+        let image: RasterImage
+        if let renderer = environment.nestedRenderer {
+            image = try renderer.renderNested(child, size: rect.size, scale: childScale, environment: nested)
+        } else {
+            let geometry = try RenderGeometry(for: child, size: rect.size, scale: childScale)
+            image = try geometry.draw(child, scale: childScale, limits: .default, environment: nested)
+        }
+        environment.children.record(ComponentVersion(typeName: String(reflecting: Child.self),
+                                                     renderVersion: Child.renderVersion))
+        if image.capInsets == nil, pastePixelAligned(image, in: rect, device: device) { return }
+        draw(image, in: rect)
+    }
+
+    /// Whether a component may keep drawing: false once every request for the render has been
+    /// cancelled. Long draws may check it and return early.
+    public var isCancelled: Bool { environment.isCancelled() }
+
+    /// Pastes `image` on whole device pixels when the transform only moves and scales at the
+    /// image's own scale, so nested children stay exactly as sharp as they were drawn.
+    private func pastePixelAligned(_ image: RasterImage, in rect: Rect, device: Transform) -> Bool {
+        guard device.isAxisAligned, abs(device.a - image.scale) < 1e-6, abs(device.d - image.scale) < 1e-6 else {
+            return false
+        }
+        let x = (device.a * rect.minX + device.tx).rounded(), y = (device.d * rect.minY + device.ty).rounded()
+        guard abs(device.a * rect.width - Double(image.pixelWidth)) < 1,
+              abs(device.d * rect.height - Double(image.pixelHeight)) < 1,
+              let source = try? CairoImageSurface(reading: image) else { return false }
+        cairo_save(context)
+        cairo_identity_matrix(context)
+        cairo_set_source_surface(context, source.surface, x, y)
+        cairo_rectangle(context, x, y, Double(image.pixelWidth), Double(image.pixelHeight))
+        cairo_fill(context)
+        cairo_restore(context)
+        withExtendedLifetime(source) {}
+        checkStatus("drawing a nested component")
+        return true
+    }
+}

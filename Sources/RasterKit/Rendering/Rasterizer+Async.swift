@@ -1,0 +1,44 @@
+extension Rasterizer {
+    /// The image of `component`, drawn on RasterKit's render threads when it is not cached.
+    /// Concurrent requests for one key share one draw. Cancelling the calling task ends the wait
+    /// with `CancellationError` at once; the draw is cancelled when no request wants it any more.
+    public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
+                                               priority: RenderPriority) async throws -> RasterImage {
+        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
+        let key = cacheKey(for: component, size: size, scale: scale)
+        if let image = cache.memory.image(for: key.value) {
+            counters.withLock { $0.memoryHits += 1 }
+            return image
+        }
+        try Task.checkCancellation()
+        counters.withLock { $0.misses += 1 }
+        let (job, joined) = scheduler.enqueue(key: key, priority: priority,
+                                              work: work(for: component, key: key, geometry: geometry, scale: scale))
+        if joined { counters.withLock { $0.coalesced += 1 } }
+        return try await scheduler.result(of: job)
+    }
+
+    /// Starts rendering `component` at low priority, so that a later request finds it cached.
+    /// Prefetches run one at a time, only while no urgent render is queued or running. Invalid
+    /// requests are ignored: a prefetch has no one to report to.
+    public func prefetch<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1) {
+        guard let geometry = try? RenderGeometry(for: component, size: size, scale: scale) else { return }
+        let key = cacheKey(for: component, size: size, scale: scale)
+        if cache.memory.contains(key) { return }
+        _ = scheduler.enqueue(key: key, priority: .prefetch, keepAlive: true,
+                              work: work(for: component, key: key, geometry: geometry, scale: scale))
+    }
+
+    /// Moves a queued urgent render back to prefetch priority; its requests keep waiting.
+    public func deprioritize(_ key: CacheKey) {
+        scheduler.deprioritize(key)
+    }
+
+    private func work<Component: Rasterizable>(for component: Component, key: CacheKey, geometry: RenderGeometry,
+                                               scale: Double) -> @Sendable (RenderJob) throws -> RasterImage {
+        { [self] job in
+            let environment = DrawEnvironment(nestedRenderer: self, isCancelled: { job.isCancelled })
+            return try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+
+/// Draws components and caches each unique state: a request computes the component's
+/// ``CacheKey`` and returns the cached image, or draws it exactly once — however many threads,
+/// tasks and parent components ask at the same time — and caches the result.
+///
+/// ```swift
+/// let rasterizer = Rasterizer(cache: RasterCache(memoryLimit: 64 << 20))
+/// let image = try rasterizer.image(for: badge, size: Size(width: 120, height: 32), scale: 2)
+/// let later = try await rasterizer.image(for: badge, size: size, scale: 2, priority: .urgent)
+/// ```
+public final class Rasterizer: Sendable {
+    /// Components nested deeper than this stop with ``RenderError/nestingTooDeep(typeName:depth:)``.
+    public static let nestingLimit = 32
+
+    /// Where renders are kept.
+    public let cache: RasterCache
+    /// The largest surface a draw may allocate.
+    public let limits: PixelLimits
+    let scheduler: RenderScheduler
+    let counters: StatisticsCounters
+
+    /// - Parameters:
+    ///   - cache: the memory (and optional disk) cache renders are served from.
+    ///   - limits: the largest surface a draw may allocate.
+    ///   - maxConcurrentDraws: how many asynchronous urgent draws run at once on RasterKit's own
+    ///     threads (default: the number of active processors).
+    public init(cache: RasterCache = RasterCache(), limits: PixelLimits = .default,
+                maxConcurrentDraws: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.cache = cache
+        self.limits = limits
+        let counters = StatisticsCounters()
+        self.counters = counters
+        scheduler = RenderScheduler(maxConcurrentDraws: max(1, maxConcurrentDraws)) {
+            counters.withLock { $0.cancellations += 1 }
+        }
+    }
+
+    deinit { scheduler.shutDown() }
+
+    /// How many asynchronous urgent draws may run at once.
+    public var maxConcurrentDraws: Int { scheduler.maxConcurrentDraws }
+
+    /// Counters since the rasterizer was made.
+    public var statistics: RenderStatistics {
+        var statistics = counters.withLock { $0 }
+        statistics.evictions = cache.memory.statistics.evictions
+        return statistics
+    }
+
+    /// The key a request for `component` at `size` and `scale` is cached under, computed from the
+    /// component's current state.
+    public func cacheKey<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) -> CacheKey {
+        CacheKey.make(for: component, size: size, scale: scale)
+    }
+
+    /// The image of `component` at `size` points and `scale`, from the cache or drawn now on the
+    /// calling thread. A nine-slice component drawn at its minimum frame returns that small
+    /// image, carrying its cap insets; `stretched(to:)` gives the full-size pixels.
+    public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) throws -> RasterImage {
+        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
+        let key = cacheKey(for: component, size: size, scale: scale)
+        return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
+                                        environment: DrawEnvironment(nestedRenderer: self))
+    }
+
+    /// Memory, then a claim on the key: draw it here, or wait for the thread drawing it.
+    func resolveSynchronously<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
+                                                       scale: Double, environment: DrawEnvironment) throws -> RasterImage {
+        if let image = cache.memory.image(for: key.value) {
+            counters.withLock { $0.memoryHits += 1 }
+            return image
+        }
+        counters.withLock { $0.misses += 1 }
+        switch scheduler.claim(key: key) {
+        case .run(let job):
+            let result = Result {
+                try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
+            }
+            scheduler.finish(job, with: result)
+            return try result.get()
+        case .wait(let job):
+            counters.withLock { $0.coalesced += 1 }
+            return try scheduler.waitSynchronously(for: job)
+        }
+    }
+
+    /// Draws a render this request has claimed, stores it, and returns it. Run by exactly one
+    /// thread per key at a time.
+    func produce<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
+                                          scale: Double, environment: DrawEnvironment) throws -> RasterImage {
+        // Another request may have stored it between our cache miss and our claim.
+        if let image = cache.memory.peek(key.value) { return image }
+        if environment.isCancelled() { throw CancellationError() }
+        counters.withLock { $0.draws += 1 }
+        let image: RasterImage
+        do {
+            image = try geometry.draw(component, scale: scale, limits: limits, environment: environment)
+        } catch let error as CancellationError {
+            throw error
+        } catch let error as RenderError {
+            counters.withLock { $0.failures += 1 }
+            if case .nestingTooDeep = error { throw error }
+            throw RenderError.drawFailed(typeName: key.typeName, key: key, underlying: error)
+        } catch {
+            counters.withLock { $0.failures += 1 }
+            throw RenderError.drawFailed(typeName: key.typeName, key: key, underlying: error)
+        }
+        // A render every requester gave up on is not stored.
+        if environment.isCancelled() { throw CancellationError() }
+        cache.memory.insert(image, for: key.value)
+        return image
+    }
+}
+
+extension Rasterizer: NestedRendering {
+    func renderNested<Component: Rasterizable>(_ component: Component, size: Size, scale: Double,
+                                                environment: DrawEnvironment) throws -> RasterImage {
+        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
+        let key = cacheKey(for: component, size: size, scale: scale)
+        return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale, environment: environment)
+    }
+}
+
+/// The rasterizer's counters behind a lock, shared with its scheduler.
+final class StatisticsCounters: Sendable {
+    private let statistics = Mutex(RenderStatistics())
+
+    func withLock<Result>(_ body: (inout RenderStatistics) -> Result) -> Result {
+        statistics.withLock { body(&$0) }
+    }
+}

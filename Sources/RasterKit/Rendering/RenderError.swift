@@ -1,0 +1,61 @@
+/// Why a render could not be made.
+public enum RenderError: Error, Sendable, CustomStringConvertible {
+    /// A size that is zero, negative, NaN or infinite.
+    case invalidSize(Size)
+    /// A scale that is zero, negative, NaN or infinite.
+    case invalidScale(Double)
+    /// The surface would exceed the configured ``PixelLimits``.
+    case surfaceTooLarge(pixelWidth: Int, pixelHeight: Int, limits: PixelLimits)
+    /// cairo reported an error status.
+    case cairo(status: String, context: String)
+    /// Nine-slice insets that are negative, NaN or infinite, or too large for the size.
+    case invalidCapInsets(EdgeInsets, reason: String)
+    /// A component nested itself (directly or not) deeper than the nesting limit.
+    case nestingTooDeep(typeName: String, depth: Int)
+    /// A component's `draw` threw; `key` says which state was being drawn.
+    case drawFailed(typeName: String, key: CacheKey, underlying: any Error)
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let size):
+            "invalid size \(size): both sides must be finite and greater than zero"
+        case .invalidScale(let scale):
+            "invalid scale \(scale): must be finite and greater than zero"
+        case let .surfaceTooLarge(width, height, limits):
+            "a \(width)×\(height) pixel surface exceeds the limit of \(limits.maximumSide) pixels a side "
+                + "and \(limits.maximumPixelCount) pixels in all"
+        case let .cairo(status, context):
+            "cairo error while \(context): \(status)"
+        case let .invalidCapInsets(insets, reason):
+            "invalid cap insets \(insets): \(reason)"
+        case let .nestingTooDeep(typeName, depth):
+            "\(typeName) nests components more than \(depth) levels deep (a component that contains itself?)"
+        case let .drawFailed(typeName, key, underlying):
+            "drawing \(typeName) failed for \(key): \(underlying)"
+        }
+    }
+}
+
+/// The largest surface RasterKit will allocate, checked before any allocation.
+public struct PixelLimits: Hashable, Sendable {
+    /// The longest side, in pixels.
+    public var maximumSide: Int
+    /// Width × height, in pixels.
+    public var maximumPixelCount: Int
+
+    public init(maximumSide: Int = 16_384, maximumPixelCount: Int = 268_435_456) {
+        self.maximumSide = maximumSide
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    /// 16,384 pixels a side and 268 million pixels in all.
+    public static let `default` = PixelLimits()
+
+    /// Throws unless a `width` × `height` pixel surface is allowed.
+    func check(pixelWidth width: Int, pixelHeight height: Int) throws {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, width <= maximumSide, height <= maximumSide,
+              !overflow, count <= maximumPixelCount
+        else { throw RenderError.surfaceTooLarge(pixelWidth: width, pixelHeight: height, limits: self) }
+    }
+}

@@ -1,0 +1,33 @@
+/// Where a component is drawn: the size its canvas gets, and the cap insets its image carries.
+struct RenderGeometry {
+    /// The canvas size in points: the minimum frame for nine-slice components drawn that way.
+    let drawSize: Size
+    let capInsets: EdgeInsets?
+
+    /// Validates a request of `size` points at `scale` for `component`.
+    init<Component: Rasterizable>(for component: Component, size: Size, scale: Double) throws {
+        try PixelGeometry.validate(size: size)
+        try PixelGeometry.validate(scale: scale)
+        capInsets = component.capInsets
+        if let caps = capInsets {
+            try NineSlice.validate(caps, forTarget: size)
+            drawSize = component.usesMinimumFrameForCaps
+                ? Size(width: caps.horizontal + 1, height: caps.vertical + 1) : size
+        } else {
+            drawSize = size
+        }
+    }
+
+    /// Draws `component` into a new image, outside any cache.
+    func draw<Component: Rasterizable>(_ component: Component, scale: Double, limits: PixelLimits,
+                                       environment: DrawEnvironment) throws -> RasterImage {
+        let pixels = try PixelGeometry.pixelSize(for: drawSize, scale: scale, limits: limits)
+        let image = try CairoImageSurface.render(pixelWidth: pixels.width, pixelHeight: pixels.height, size: drawSize,
+                                                 scale: scale, environment: environment) { canvas in
+            try component.draw(in: canvas, size: drawSize)
+        }
+        guard let capInsets else { return image }
+        return RasterImage(storage: image.storage, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
+                           scale: scale, capInsets: capInsets)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+
+/// One render in flight, shared by every request for its key. Its mutable fields are guarded
+/// by the scheduler's lock; only `isCancelled` is read without it, by the drawing thread.
+final class RenderJob: @unchecked Sendable {
+    enum Phase {
+        case queued
+        case running(owner: pthread_t)
+        case finished
+    }
+
+    let key: CacheKey
+    var priority: RenderPriority
+    var phase: Phase = .queued
+    /// Async requests waiting, by waiter id.
+    var waiters: [UInt64: CheckedContinuation<RasterImage, any Error>] = [:]
+    /// Threads blocked in the synchronous API waiting for this job.
+    var synchronousWaiters = 0
+    /// Prefetches keep a job alive with no one waiting for it.
+    var keepsAlive = false
+    /// Set while running on behalf of a synchronous caller, who cannot cancel.
+    var hasSynchronousOwner = false
+    var result: Result<RasterImage, any Error>?
+    /// Runs the render on a scheduler thread (async jobs only).
+    let work: (@Sendable (RenderJob) throws -> RasterImage)?
+    private let cancelled = Atomic<Bool>(false)
+
+    init(key: CacheKey, priority: RenderPriority, work: (@Sendable (RenderJob) throws -> RasterImage)?) {
+        self.key = key
+        self.priority = priority
+        self.work = work
+    }
+
+    /// True once every request for the job has been cancelled; checked by the draw between
+    /// nested children and before the result is stored.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    var isQueued: Bool {
+        if case .queued = phase { return true }
+        return false
+    }
+
+    var isRunning: Bool {
+        if case .running = phase { return true }
+        return false
+    }
+
+    /// Whether anyone still wants the result.
+    var isWanted: Bool { !waiters.isEmpty || synchronousWaiters > 0 || keepsAlive || hasSynchronousOwner }
+}

@@ -1,0 +1,84 @@
+/// The identity of one render: a 128-bit stable digest of the component's type, render
+/// version, state, size and scale. Equal keys mean equal pixels; the digest is the same in
+/// every process, so keys can name renders stored on disk.
+///
+/// `description` says what went into the key, to show why two renders did or did not share one:
+///
+/// ```
+/// MyApp.Badge(count: 3, tint: #FF3B30) 24×24 pt @2x [9f2c41d0…]
+/// ```
+public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
+    /// The version of RasterKit's key and render format. Changing how keys are computed, or
+    /// anything that changes the pixels of existing renders, bumps it, so no store ever
+    /// serves renders made by another format.
+    public static let formatVersion = 1
+
+    /// The 128-bit digest.
+    public let value: StableDigest
+    /// The component's fully qualified type name.
+    public let typeName: String
+    /// The component type's render version when the key was made.
+    public let renderVersion: Int
+    /// The requested size in points, or nil for a nine-slice component drawn at its minimum
+    /// frame, whose render does not depend on the size.
+    public let size: Size?
+    /// Pixels per point.
+    public let scale: Double
+    private let describeState: @Sendable () -> String
+
+    init(value: StableDigest, typeName: String, renderVersion: Int, size: Size?, scale: Double,
+         describeState: @escaping @Sendable () -> String) {
+        self.value = value
+        self.typeName = typeName
+        self.renderVersion = renderVersion
+        self.size = size
+        self.scale = scale
+        self.describeState = describeState
+    }
+
+    /// The digest as 32 hexadecimal digits.
+    public var digest: String { value.hex }
+
+    /// Each state key path with its value, as `name: value` pairs.
+    public var stateDescription: String { describeState() }
+
+    public var description: String {
+        let shortType = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        let sizeText = size.map { "\($0) pt" } ?? "nine-slice (any size)"
+        return "\(typeName.isEmpty ? shortType : typeName)(\(stateDescription)) \(sizeText) @\(scale.compactDescription)x "
+            + "[\(digest.prefix(8))…]"
+    }
+
+    public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.value == rhs.value }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+    /// Computes the key of `component` drawn at `size` points and `scale`.
+    static func make<Component: Rasterizable>(for component: Component, size: Size, scale: Double) -> CacheKey {
+        let plan = ComponentKeyPlan<Component>.shared
+        var hasher = plan.seed
+        for write in plan.writers { write(component, &hasher) }
+        let caps = component.capInsets
+        let minimumFrame = caps != nil && component.usesMinimumFrameForCaps
+        if let caps {
+            hasher.write(tag: minimumFrame ? .minimumFrame : .capInsets)
+            hasher.write(caps.top)
+            hasher.write(caps.left)
+            hasher.write(caps.bottom)
+            hasher.write(caps.right)
+        }
+        if !minimumFrame {
+            hasher.write(tag: .size)
+            hasher.write(size.width)
+            hasher.write(size.height)
+        }
+        hasher.write(tag: .scale)
+        hasher.write(scale)
+        return CacheKey(value: hasher.digest, typeName: plan.typeName, renderVersion: Component.renderVersion,
+                        size: minimumFrame ? nil : size, scale: scale) {
+            zip(plan.propertyNames, Component.stateKeyPaths).map { name, keyPath in
+                "\(name): \(component[keyPath: keyPath])"
+            }.joined(separator: ", ")
+        }
+    }
+}

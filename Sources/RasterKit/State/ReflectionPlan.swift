@@ -1,0 +1,72 @@
+import Synchronization
+
+/// What the state walker does with one type, worked out from `Mirror` the first time a value of
+/// that type is seen and then reused: the expensive questions (which kind of value, what is
+/// its stable type identity) are answered once per type, not once per value.
+final class ReflectionPlan: Sendable {
+    enum Kind: Sendable {
+        /// Writes itself: the cast to ``StateHashable`` is made once, here.
+        case hashable(@Sendable (Any, inout StateHasher) -> Void)
+        case structure, enumeration, tuple, optional, collection, dictionary, set, object
+        /// No stored properties to walk (metatypes, functions): identified by type name only.
+        case opaque
+    }
+
+    let kind: Kind
+    /// A stable 64-bit identity of the type, so different types with the same fields differ.
+    let typeID: UInt64
+
+    private init(kind: Kind, typeID: UInt64) {
+        self.kind = kind
+        self.typeID = typeID
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: ReflectionPlan]>([:])
+
+    /// The plan for the dynamic type of `value`.
+    static func plan(for value: Any) -> ReflectionPlan {
+        let type = Swift.type(of: value)
+        let identifier = ObjectIdentifier(type)
+        if let plan = cache.withLock({ $0[identifier] }) { return plan }
+        let plan = make(for: value, type: type)
+        cache.withLock { $0[identifier] = plan }
+        return plan
+    }
+
+    private static func make(for value: Any, type: Any.Type) -> ReflectionPlan {
+        let typeID = stableTypeID(type)
+        if let hashable = type as? any StateHashable.Type {
+            return ReflectionPlan(kind: .hashable(writer(for: hashable)), typeID: typeID)
+        }
+        let kind: Kind
+        switch Mirror(reflecting: value).displayStyle {
+        case .struct: kind = .structure
+        case .class: kind = .object
+        case .enum: kind = .enumeration
+        case .tuple: kind = .tuple
+        case .optional: kind = .optional
+        case .collection: kind = .collection
+        case .dictionary: kind = .dictionary
+        case .set: kind = .set
+        default: kind = .opaque
+        }
+        return ReflectionPlan(kind: kind, typeID: typeID)
+    }
+
+    private static func writer<Value: StateHashable>(for type: Value.Type) -> @Sendable (Any, inout StateHasher) -> Void {
+        { value, hasher in
+            // The plan is looked up by this exact dynamic type, so the cast always succeeds.
+            if let value = value as? Value { value.hashState(into: &hasher) }
+        }
+    }
+
+    /// A stable identity from the type's mangled name: fully qualified, unique even for local
+    /// and generic types, and free of addresses, so it is the same in every process.
+    static func stableTypeID(_ type: Any.Type) -> UInt64 {
+        var sip = SipHash128()
+        let name = _mangledTypeName(type) ?? String(reflecting: type)
+        name.utf8.withContiguousStorageIfAvailable { sip.write(UnsafeRawBufferPointer($0)) }
+            ?? Array(name.utf8).withUnsafeBytes { sip.write($0) }
+        return sip.finalize().high
+    }
+}

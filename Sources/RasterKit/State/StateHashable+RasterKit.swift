@@ -1,0 +1,190 @@
+// RasterKit's own value types write their state directly: they appear in almost every
+// component's state, so they should never cost a Mirror walk.
+
+extension StateHasher {
+    @inline(__always)
+    mutating func writeValues(_ tag: UInt8, _ values: Double...) {
+        sip.write(tag)
+        for value in values { write(value) }
+    }
+}
+
+/// Tags for RasterKit's own types, distinct from the standard library's.
+private enum OwnTag {
+    static let point: UInt8 = 0x80, size: UInt8 = 0x81, rect: UInt8 = 0x82, insets: UInt8 = 0x83
+    static let color: UInt8 = 0x84, radii: UInt8 = 0x85, transform: UInt8 = 0x86, path: UInt8 = 0x87
+    static let gradient: UInt8 = 0x88, linear: UInt8 = 0x89, radial: UInt8 = 0x8A, imagePattern: UInt8 = 0x8B
+    static let stroke: UInt8 = 0x8C, text: UInt8 = 0x8D, shadow: UInt8 = 0x8E, image: UInt8 = 0x8F
+    static let paint: UInt8 = 0x90, mask: UInt8 = 0x91, rawValue: UInt8 = 0x92
+}
+
+extension Point: StateHashable {
+    public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.point, x, y) }
+}
+
+extension Size: StateHashable {
+    public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.size, width, height) }
+}
+
+extension Rect: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.writeValues(OwnTag.rect, origin.x, origin.y, size.width, size.height)
+    }
+}
+
+extension EdgeInsets: StateHashable {
+    public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.insets, top, left, bottom, right) }
+}
+
+extension Color: StateHashable {
+    public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.color, red, green, blue, alpha) }
+}
+
+extension CornerRadii: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.writeValues(OwnTag.radii, topLeft, topRight, bottomRight, bottomLeft)
+    }
+}
+
+extension Transform: StateHashable {
+    public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.transform, a, b, c, d, tx, ty) }
+}
+
+extension Path: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.path)
+        hasher.write(elements.count)
+        for element in elements {
+            switch element {
+            case .move(let point): hasher.writeValues(1, point.x, point.y)
+            case .line(let point): hasher.writeValues(2, point.x, point.y)
+            case let .quadCurve(point, control): hasher.writeValues(3, point.x, point.y, control.x, control.y)
+            case let .curve(point, c1, c2): hasher.writeValues(4, point.x, point.y, c1.x, c1.y, c2.x, c2.y)
+            case let .arc(center, radius, start, end, clockwise):
+                hasher.writeValues(clockwise ? 5 : 6, center.x, center.y, radius, start, end)
+            case .closeSubpath: hasher.sip.write(7 as UInt8)
+            }
+        }
+    }
+}
+
+extension Gradient: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.gradient)
+        extend.rawValue.hashState(into: &hasher)
+        hasher.write(stops.count)
+        for stop in stops {
+            stop.color.hashState(into: &hasher)
+            hasher.write(stop.location)
+        }
+    }
+}
+
+extension LinearGradient: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        gradient.hashState(into: &hasher)
+        hasher.writeValues(OwnTag.linear, start.x, start.y, end.x, end.y)
+    }
+}
+
+extension RadialGradient: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        gradient.hashState(into: &hasher)
+        hasher.writeValues(OwnTag.radial, startCenter.x, startCenter.y, startRadius, endCenter.x, endCenter.y, endRadius)
+    }
+}
+
+extension RasterImage: StateHashable {
+    /// Images are part of a state by their pixels, scale and insets.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.image)
+        hasher.write(pixelWidth)
+        hasher.write(pixelHeight)
+        hasher.write(scale)
+        capInsets.hashState(into: &hasher)
+        hasher.sip.write(storage.buffer)
+    }
+}
+
+extension ImagePattern: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.imagePattern)
+        image.hashState(into: &hasher)
+        rect.hashState(into: &hasher)
+        tiles.hashState(into: &hasher)
+        interpolation.hashState(into: &hasher)
+    }
+}
+
+extension Paint: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.paint)
+        switch self {
+        case .color(let color): color.hashState(into: &hasher)
+        case .linearGradient(let gradient): gradient.hashState(into: &hasher)
+        case .radialGradient(let gradient): gradient.hashState(into: &hasher)
+        case .image(let pattern): pattern.hashState(into: &hasher)
+        }
+    }
+}
+
+extension Mask: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.mask)
+        switch self {
+        case let .image(image, rect):
+            image.hashState(into: &hasher)
+            rect.hashState(into: &hasher)
+        case .linearGradient(let gradient): gradient.hashState(into: &hasher)
+        case .radialGradient(let gradient): gradient.hashState(into: &hasher)
+        }
+    }
+}
+
+extension StrokeStyle: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.writeValues(OwnTag.stroke, width, miterLimit, dashPhase)
+        cap.hashState(into: &hasher)
+        join.hashState(into: &hasher)
+        dash.hashState(into: &hasher)
+    }
+}
+
+extension Shadow: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.writeValues(OwnTag.shadow, offset.x, offset.y, blur)
+        color.hashState(into: &hasher)
+    }
+}
+
+extension TextStyle: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.text)
+        font.hashState(into: &hasher)
+        color.hashState(into: &hasher)
+        alignment.hashState(into: &hasher)
+        verticalAlignment.hashState(into: &hasher)
+        wrapping.hashState(into: &hasher)
+        hasher.write(lineSpacing)
+        hasher.write(lineHeightMultiple)
+        maxLines.hashState(into: &hasher)
+    }
+}
+
+extension StateHashable where Self: RawRepresentable, RawValue == String {
+    /// Named options hash by name, so reordering cases never changes a key.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.rawValue)
+        hasher.write(rawValue)
+    }
+}
+
+extension BlendMode: StateHashable {}
+extension Interpolation: StateHashable {}
+extension FillRule: StateHashable {}
+extension Gradient.Extend: StateHashable {}
+extension StrokeStyle.LineCap: StateHashable {}
+extension StrokeStyle.LineJoin: StateHashable {}
+extension TextStyle.Alignment: StateHashable {}
+extension TextStyle.VerticalAlignment: StateHashable {}
+extension TextStyle.Wrapping: StateHashable {}
