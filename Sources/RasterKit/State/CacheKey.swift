@@ -7,6 +7,11 @@
 /// ```
 /// MyApp.Badge(count: 3, tint: #FF3B30) 24×24 pt @2x [9f2c41d0…]
 /// ```
+///
+/// Types are identified by their fully qualified names. A type declared inside a function, or
+/// `private` in a debug build, has no stable name, so it is identified by its position in the
+/// binary: its keys hold across processes running the same build and change when it is rebuilt.
+/// Give component types whose renders should outlive a rebuild internal or public visibility.
 public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The version of RasterKit's key and render format. Changing how keys are computed, or
     /// anything that changes the pixels of existing renders, bumps it, so no store ever

@@ -14,7 +14,7 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
     let propertyNames: [String]
 
     private init() {
-        typeName = String(reflecting: Component.self)
+        typeName = TypeIdentity.stableName(of: Component.self)
         var seed = StateHasher()
         seed.write(tag: .header)
         seed.write(UInt64(CacheKey.formatVersion))

@@ -60,11 +60,11 @@ final class ReflectionPlan: Sendable {
         }
     }
 
-    /// A stable identity from the type's mangled name: fully qualified, unique even for local
-    /// and generic types, and free of addresses, so it is the same in every process.
+    /// A stable identity from the type's fully qualified name (see ``TypeIdentity``), unique even
+    /// for private, local and generic types and the same in every process.
     static func stableTypeID(_ type: Any.Type) -> UInt64 {
         var sip = SipHash128()
-        let name = _mangledTypeName(type) ?? String(reflecting: type)
+        let name = TypeIdentity.stableName(of: type)
         name.utf8.withContiguousStorageIfAvailable { sip.write(UnsafeRawBufferPointer($0)) }
             ?? Array(name.utf8).withUnsafeBytes { sip.write($0) }
         return sip.finalize().high

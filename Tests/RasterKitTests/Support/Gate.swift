@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// Counts calls from any thread.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    @discardableResult
+    func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// Holds draws open until the test opens it, so concurrent requests can pile up on a draw.
+final class Gate: Sendable {
+    private let opened = Mutex(false)
+    private let entered = Counter()
+
+    /// Blocks the calling (draw) thread until `open()`, or 10 seconds as a safety net.
+    func pass() {
+        entered.increment()
+        let deadline = Date().addingTimeInterval(10)
+        while !opened.withLock({ $0 }), Date() < deadline { usleep(200) }
+    }
+
+    func open() { opened.withLock { $0 = true } }
+
+    /// How many draws have reached the gate.
+    var arrivals: Int { entered.count }
+
+    /// Waits until `condition` holds, or 10 seconds; returns whether it held.
+    @discardableResult
+    static func wait(until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(200)
+        }
+        return true
+    }
+}
