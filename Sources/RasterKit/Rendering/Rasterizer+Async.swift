@@ -38,7 +38,7 @@ extension Rasterizer {
                                                scale: Double) -> @Sendable (RenderJob) throws -> RasterImage {
         { [self] job in
             let environment = DrawEnvironment(nestedRenderer: self, isCancelled: { job.isCancelled })
-            return try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
+            return try produce(component, key: key, geometry: geometry, scale: scale, environment: environment).image
         }
     }
 }

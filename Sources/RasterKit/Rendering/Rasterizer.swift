@@ -59,6 +59,12 @@ public final class Rasterizer: Sendable {
     /// calling thread. A nine-slice component drawn at its minimum frame returns that small
     /// image, carrying its cap insets; `stretched(to:)` gives the full-size pixels.
     public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) throws -> RasterImage {
+        try render(component, size: size, scale: scale).image
+    }
+
+    /// Like `image(for:size:scale:)`, and also says where the image came from: drawn by this
+    /// call, served from memory or disk, or taken from a draw another request had started.
+    public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1) throws -> RenderedImage {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
         let key = cacheKey(for: component, size: size, scale: scale)
         return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
@@ -67,10 +73,10 @@ public final class Rasterizer: Sendable {
 
     /// Memory, then a claim on the key: draw it here, or wait for the thread drawing it.
     func resolveSynchronously<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                                       scale: Double, environment: DrawEnvironment) throws -> RasterImage {
+                                                       scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
         if let image = cache.memory.image(for: key.value) {
             counters.withLock { $0.memoryHits += 1 }
-            return image
+            return RenderedImage(image: image, key: key, origin: .memory)
         }
         counters.withLock { $0.misses += 1 }
         switch scheduler.claim(key: key) {
@@ -78,20 +84,20 @@ public final class Rasterizer: Sendable {
             let result = Result {
                 try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
             }
-            scheduler.finish(job, with: result)
+            scheduler.finish(job, with: result.map(\.image))
             return try result.get()
         case .wait(let job):
             counters.withLock { $0.coalesced += 1 }
-            return try scheduler.waitSynchronously(for: job)
+            return RenderedImage(image: try scheduler.waitSynchronously(for: job), key: key, origin: .joined)
         }
     }
 
     /// Draws a render this request has claimed, stores it, and returns it. Run by exactly one
     /// thread per key at a time.
     func produce<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                          scale: Double, environment: DrawEnvironment) throws -> RasterImage {
+                                          scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
         // Another request may have stored it between our cache miss and our claim.
-        if let image = cache.memory.peek(key.value) { return image }
+        if let image = cache.memory.peek(key.value) { return RenderedImage(image: image, key: key, origin: .memory) }
         if environment.isCancelled() { throw CancellationError() }
         counters.withLock { $0.draws += 1 }
         let image: RasterImage
@@ -110,8 +116,30 @@ public final class Rasterizer: Sendable {
         // A render every requester gave up on is not stored.
         if environment.isCancelled() { throw CancellationError() }
         cache.memory.insert(image, for: key.value)
-        return image
+        return RenderedImage(image: image, key: key, origin: .drawn)
     }
+}
+
+/// An image with the key it was cached under and where it came from.
+public struct RenderedImage: Sendable {
+    /// Where a rendered image came from.
+    public enum Origin: String, Hashable, Sendable, Codable {
+        /// Drawn for this request.
+        case drawn
+        /// Served from the memory cache.
+        case memory
+        /// Served from the disk store.
+        case disk
+        /// Drawn for another request that was already under way.
+        case joined
+
+        /// Whether no draw was needed for this request.
+        public var wasCached: Bool { self == .memory || self == .disk }
+    }
+
+    public let image: RasterImage
+    public let key: CacheKey
+    public let origin: Origin
 }
 
 extension Rasterizer: NestedRendering {
@@ -119,7 +147,7 @@ extension Rasterizer: NestedRendering {
                                                 environment: DrawEnvironment) throws -> RasterImage {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
         let key = cacheKey(for: component, size: size, scale: scale)
-        return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale, environment: environment)
+        return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale, environment: environment).image
     }
 }
 
