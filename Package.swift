@@ -44,7 +44,9 @@ let package = Package(
             ]),
         // A small executable the tests spawn to check behaviour across processes.
         .executableTarget(name: "RasterKitProbe", dependencies: ["RasterKit"], path: "Tests/RasterKitProbe"),
-        .testTarget(name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitProbe"]),
+        .testTarget(
+            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitProbe"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitCLI"]),
     ]
 )

@@ -1,0 +1,228 @@
+import Observation
+import Synchronization
+
+/// The headless counterpart of a raster view: it holds a component at a size and scale and
+/// keeps `image` up to date as they change. Assigning a component whose state differs
+/// regenerates; a result for an older state that arrives after a newer one is dropped. When
+/// the component is an `@Observable` class, changing a property it draws from regenerates
+/// too, with all changes of one turn coalesced into one regeneration.
+///
+/// ```swift
+/// let host = RasterHost(component: Badge(count: 1), size: Size(24), scale: 2, rasterizer: rasterizer)
+/// host.onImageUpdated = { image in upload(image) }
+/// host.component = Badge(count: 2)      // regenerates in the background
+/// for await image in host.images() { … }
+/// ```
+public final class RasterHost<Component: Rasterizable>: Sendable {
+    private struct State {
+        var component: Component
+        var size: Size
+        var scale: Double
+        var drawsSynchronously: Bool
+        var isRasterized: Bool
+        var placeholder: RasterImage?
+        var image: RasterImage?
+        var lastError: (any Error)?
+        /// The key of the image shown or being made; nil forces the next update to regenerate.
+        var key: CacheKey?
+        /// Incremented per regeneration; only the newest one may publish.
+        var generation = 0
+        var pending: Task<Void, Never>?
+        var observationScheduled = false
+        var onWillRegenerate: (@Sendable (CacheKey) -> Void)?
+        var onImageUpdated: (@Sendable (RasterImage) -> Void)?
+        var streams: [Int: AsyncStream<RasterImage>.Continuation] = [:]
+        var nextStream = 0
+    }
+
+    /// The rasterizer renders go through.
+    public let rasterizer: Rasterizer
+    private let state: Mutex<State>
+
+    public init(component: Component, size: Size, scale: Double = 1, rasterizer: Rasterizer,
+                drawsSynchronously: Bool = false, isRasterized: Bool = true, placeholder: RasterImage? = nil) {
+        self.rasterizer = rasterizer
+        state = Mutex(State(component: component, size: size, scale: scale, drawsSynchronously: drawsSynchronously,
+                            isRasterized: isRasterized, placeholder: placeholder))
+        update(force: true)
+    }
+
+    deinit {
+        let (task, streams) = state.withLock { ($0.pending, $0.streams.values) }
+        task?.cancel()
+        for stream in streams { stream.finish() }
+    }
+
+    // MARK: What is shown
+
+    /// The component; assigning one whose state differs regenerates.
+    public var component: Component {
+        get { state.withLock { $0.component } }
+        set { state.withLock { $0.component = newValue }; update() }
+    }
+
+    /// Size in points; changing it regenerates (unless a minimum-frame nine-slice component).
+    public var size: Size {
+        get { state.withLock { $0.size } }
+        set { state.withLock { $0.size = newValue }; update() }
+    }
+
+    /// Pixels per point.
+    public var scale: Double {
+        get { state.withLock { $0.scale } }
+        set { state.withLock { $0.scale = newValue }; update() }
+    }
+
+    /// Draw on the thread that changes the host, rather than on the render threads.
+    public var drawsSynchronously: Bool {
+        get { state.withLock { $0.drawsSynchronously } }
+        set { state.withLock { $0.drawsSynchronously = newValue } }
+    }
+
+    /// When false the component is drawn live on every update, without the cache.
+    public var isRasterized: Bool {
+        get { state.withLock { $0.isRasterized } }
+        set { state.withLock { $0.isRasterized = newValue }; update(force: true) }
+    }
+
+    /// Shown until the first image is ready.
+    public var placeholder: RasterImage? {
+        get { state.withLock { $0.placeholder } }
+        set { state.withLock { $0.placeholder = newValue } }
+    }
+
+    /// The latest image, or the placeholder before there is one.
+    public var image: RasterImage? { state.withLock { $0.image ?? $0.placeholder } }
+
+    /// The error of the latest regeneration, if it failed.
+    public var lastError: (any Error)? { state.withLock { $0.lastError } }
+
+    /// Called before a regeneration that has to draw (not for one served from the cache).
+    public var onWillRegenerate: (@Sendable (CacheKey) -> Void)? {
+        get { state.withLock { $0.onWillRegenerate } }
+        set { state.withLock { $0.onWillRegenerate = newValue } }
+    }
+
+    /// Called with each new image.
+    public var onImageUpdated: (@Sendable (RasterImage) -> Void)? {
+        get { state.withLock { $0.onImageUpdated } }
+        set { state.withLock { $0.onImageUpdated = newValue } }
+    }
+
+    /// A stream of every image from now on, starting with the current one if there is one.
+    public func images() -> AsyncStream<RasterImage> {
+        AsyncStream { continuation in
+            let (id, current) = state.withLock { state -> (Int, RasterImage?) in
+                state.nextStream += 1
+                state.streams[state.nextStream] = continuation
+                return (state.nextStream, state.image)
+            }
+            if let current { continuation.yield(current) }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Regenerates even though the state has not changed.
+    public func regenerate() { update(force: true) }
+
+    /// Waits for the regeneration under way, if any.
+    public func settle() async {
+        while let task = state.withLock({ $0.pending }) {
+            await task.value
+            if state.withLock({ $0.pending }) == task { return }
+        }
+    }
+
+    // MARK: Regeneration
+
+    /// Starts a regeneration when the key differs from the one shown (or when forced).
+    private func update(force: Bool = false) {
+        let snapshot = state.withLock { state -> (Component, Size, Double, Bool, Bool)? in
+            state.observationScheduled = false
+            return (state.component, state.size, state.scale, state.drawsSynchronously, state.isRasterized)
+        }
+        guard let (component, size, scale, synchronous, rasterized) = snapshot else { return }
+        // The key is read under observation tracking, so an @Observable component's state
+        // properties are watched from here on.
+        let key = withObservationTracking {
+            rasterizer.cacheKey(for: component, size: size, scale: scale)
+        } onChange: { [weak self] in
+            self?.scheduleObservedChange()
+        }
+        let generation: Int? = state.withLock { state in
+            guard force || !rasterized || state.key != key else { return nil }
+            state.key = key
+            state.generation += 1
+            state.pending?.cancel()
+            state.pending = nil
+            return state.generation
+        }
+        guard let generation else { return }
+        let drawsFresh = !rasterized || !rasterizer.cache.memory.contains(key)
+        if drawsFresh { state.withLock { $0.onWillRegenerate }?(key) }
+        if synchronous {
+            publish(Result { try render(component, size: size, scale: scale, rasterized: rasterized) }, generation: generation)
+            return
+        }
+        let task = Task { [weak self, rasterizer] in
+            let result: Result<RasterImage, any Error>
+            if rasterized {
+                do { result = .success(try await rasterizer.image(for: component, size: size, scale: scale, priority: .urgent)) }
+                catch { result = .failure(error) }
+            } else {
+                result = Result { try RasterHost.drawLive(component, size: size, scale: scale) }
+            }
+            self?.publish(result, generation: generation)
+        }
+        state.withLock { state in
+            if state.generation == generation { state.pending = task }
+        }
+    }
+
+    private func render(_ component: Component, size: Size, scale: Double, rasterized: Bool) throws -> RasterImage {
+        rasterized ? try rasterizer.image(for: component, size: size, scale: scale)
+            : try RasterHost.drawLive(component, size: size, scale: scale)
+    }
+
+    private static func drawLive(_ component: Component, size: Size, scale: Double) throws -> RasterImage {
+        try RenderGeometry(for: component, size: size, scale: scale)
+            .draw(component, scale: scale, limits: .default, environment: DrawEnvironment())
+    }
+
+    /// Shows a result unless a newer regeneration has started since; cancellations of an
+    /// outdated regeneration are not errors.
+    private func publish(_ result: Result<RasterImage, any Error>, generation: Int) {
+        let delivery = state.withLock { state -> (RasterImage, (@Sendable (RasterImage) -> Void)?, [AsyncStream<RasterImage>.Continuation])? in
+            guard state.generation == generation else { return nil }
+            state.pending = nil
+            switch result {
+            case .success(let image):
+                state.image = image
+                state.lastError = nil
+                return (image, state.onImageUpdated, Array(state.streams.values))
+            case .failure(let error):
+                if !(error is CancellationError) {
+                    state.lastError = error
+                    state.key = nil  // a later update retries
+                }
+                return nil
+            }
+        }
+        guard let (image, callback, streams) = delivery else { return }
+        callback?(image)
+        for stream in streams { stream.yield(image) }
+    }
+
+    /// Observation calls this on the first change to a watched property (before the change
+    /// lands); later changes in the same turn find a regeneration already scheduled.
+    private func scheduleObservedChange() {
+        let alreadyScheduled = state.withLock { state in
+            defer { state.observationScheduled = true }
+            return state.observationScheduled
+        }
+        guard !alreadyScheduled else { return }
+        Task { [weak self] in self?.update() }
+    }
+}
