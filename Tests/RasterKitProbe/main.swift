@@ -1,6 +1,6 @@
 // rasterkit-probe: a small program the tests start as a separate process, to check what must
 // hold across processes. `digests` prints the cache keys of fixed sample states, one
-// "name digest" line each.
+// "name digest" line each; the `store-…` commands share one disk store (see StoreCommands).
 import Foundation
 import RasterKit
 
@@ -8,7 +8,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digests":
     for (name, key) in ProbeSamples.keys() { print(name, key.digest) }
+case "store-write", "store-render", "store-verify", "store-flood", "store-default":
+    exit(StoreCommands.run(arguments))
 default:
-    FileHandle.standardError.write(Data("usage: RasterKitProbe digests\n".utf8))
+    FileHandle.standardError.write(Data("usage: RasterKitProbe digests | store-write | store-render | store-verify | store-flood | store-default\n".utf8))
     exit(2)
 }

@@ -20,7 +20,7 @@ public final class MemoryCache: Sendable {
     /// Images larger than this are returned to the caller but not kept.
     public let itemCostLimit: Int
 
-    private let state: Mutex<LRUList>
+    private let state: SanitizerVisibleMutex<LRUList>
 
     /// - Parameters:
     ///   - costLimit: total bytes of pixels to keep (default 64 MiB).
@@ -29,7 +29,7 @@ public final class MemoryCache: Sendable {
         precondition(costLimit >= 0, "MemoryCache costLimit must not be negative")
         self.costLimit = costLimit
         self.itemCostLimit = min(itemCostLimit ?? costLimit / 4, costLimit)
-        state = Mutex(LRUList())
+        state = SanitizerVisibleMutex(LRUList())
     }
 
     /// The image for `key`, marked as most recently used.

@@ -1,20 +1,71 @@
+import Foundation
+
 /// The cache a ``Rasterizer`` serves from: a memory LRU in front of an optional persistent
-/// disk store.
+/// disk store. A request looks in memory, then on disk, then draws; a disk hit is kept in
+/// memory, and a drawn render goes to both.
 ///
 /// ```swift
 /// let cache = RasterCache(memoryLimit: 64 << 20)
+/// let persistent = RasterCache(memoryLimit: 64 << 20, disk: try DiskCache(at: url))
 /// ```
 public final class RasterCache: Sendable {
-    /// The in-memory tier.
-    public let memory: MemoryCache
+    /// Where the renders served through this cache came from.
+    public struct Statistics: Hashable, Sendable {
+        /// Requests served from memory.
+        public var memoryHits = 0
+        /// Requests served from the disk store (then kept in memory).
+        public var diskHits = 0
+        /// Renders that had to be drawn (then stored in memory and on disk).
+        public var draws = 0
 
-    /// - Parameter memoryLimit: bytes of pixels kept in memory (default 64 MiB).
-    public init(memoryLimit: Int = 64 << 20) {
-        memory = MemoryCache(costLimit: memoryLimit)
+        public init() {}
     }
 
-    /// Drops every image held in memory.
+    /// The in-memory tier.
+    public let memory: MemoryCache
+    /// The persistent tier, or nil to keep renders in memory only.
+    public let disk: DiskCache?
+    private let counters = SanitizerVisibleMutex(Statistics())
+
+    /// - Parameters:
+    ///   - memoryLimit: bytes of pixels kept in memory (default 64 MiB).
+    ///   - disk: the persistent store renders are also read from and written to (default none).
+    public init(memoryLimit: Int = 64 << 20, disk: DiskCache? = nil) {
+        memory = MemoryCache(costLimit: memoryLimit)
+        self.disk = disk
+    }
+
+    /// Drops every image held in memory. The disk store keeps its entries: see
+    /// ``DiskCache/removeAll()``.
     public func removeAll() {
         memory.removeAll()
+    }
+
+    /// Writes every render pending for the disk store now, and returns once they are committed.
+    /// Call it before the process exits. Does nothing without a disk store.
+    public func flush() throws {
+        try disk?.flush()
+    }
+
+    /// Memory hits, disk hits and draws so far.
+    public var statistics: Statistics {
+        var statistics = counters.withLock { $0 }
+        statistics.memoryHits = memory.statistics.hits
+        return statistics
+    }
+
+    /// The stored render for `key`, promoted to memory, or nil when the disk has none.
+    func diskHit(for key: CacheKey) -> DiskCacheHit? {
+        guard let disk, let hit = disk.hit(for: key) else { return nil }
+        memory.insert(hit.image, for: key.value)
+        counters.withLock { $0.diskHits += 1 }
+        return hit
+    }
+
+    /// Keeps a render just drawn in memory and hands it to the disk store's writer.
+    func storeDrawn(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: Double?) {
+        memory.insert(image, for: key.value)
+        counters.withLock { $0.draws += 1 }
+        disk?.store(image, for: key, children: children, lifetime: lifetime)
     }
 }

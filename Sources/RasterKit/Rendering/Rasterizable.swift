@@ -26,6 +26,9 @@ public protocol Rasterizable: Sendable {
     var capInsets: EdgeInsets? { get }
     /// Draw once at (left+right+1) × (top+bottom+1) points and stretch.
     var usesMinimumFrameForCaps: Bool { get }
+    /// Seconds a render of this state is served from the disk store: nil for the store's
+    /// default lifetime (30 days unless configured), 0 to keep it out of the store.
+    var diskCacheLifetime: Double? { get }
     /// Draws the component into `canvas`, which is `size` points large.
     func draw(in canvas: Canvas, size: Size) throws
 }
@@ -35,4 +38,5 @@ extension Rasterizable {
     public static var renderVersion: Int { 0 }
     public var capInsets: EdgeInsets? { nil }
     public var usesMinimumFrameForCaps: Bool { true }
+    public var diskCacheLifetime: Double? { nil }
 }

@@ -99,6 +99,12 @@ public final class Rasterizer: Sendable {
         // Another request may have stored it between our cache miss and our claim.
         if let image = cache.memory.peek(key.value) { return RenderedImage(image: image, key: key, origin: .memory) }
         if environment.isCancelled() { throw CancellationError() }
+        // Stored by an earlier run or another process: decoded instead of drawn.
+        if let stored = cache.diskHit(for: key) {
+            environment.children.record(contentsOf: stored.children)
+            counters.withLock { $0.diskHits += 1 }
+            return RenderedImage(image: stored.image, key: key, origin: .disk)
+        }
         counters.withLock { $0.draws += 1 }
         let image: RasterImage
         do {
@@ -115,7 +121,10 @@ public final class Rasterizer: Sendable {
         }
         // A render every requester gave up on is not stored.
         if environment.isCancelled() { throw CancellationError() }
-        cache.memory.insert(image, for: key.value)
+        // The recorder is shared with the enclosing render, so a nested render's list may also
+        // name siblings drawn before it: that can only cause an extra redraw, never a stale hit.
+        cache.storeDrawn(image, for: key, children: environment.children.versions,
+                         lifetime: component.diskCacheLifetime)
         return RenderedImage(image: image, key: key, origin: .drawn)
     }
 }
@@ -153,9 +162,9 @@ extension Rasterizer: NestedRendering {
 
 /// The rasterizer's counters behind a lock, shared with its scheduler.
 final class StatisticsCounters: Sendable {
-    private let statistics = Mutex(RenderStatistics())
+    private let statistics = SanitizerVisibleMutex(RenderStatistics())
 
-    func withLock<Result>(_ body: (inout RenderStatistics) -> Result) -> Result {
+    func withLock<Result: Sendable>(_ body: (inout RenderStatistics) -> Result) -> Result {
         statistics.withLock { body(&$0) }
     }
 }

@@ -15,6 +15,7 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
 
     private init() {
         typeName = TypeIdentity.stableName(of: Component.self)
+        ComponentVersions.record(Component.self)
         var seed = StateHasher()
         seed.write(tag: .header)
         seed.write(UInt64(CacheKey.formatVersion))
@@ -69,7 +70,7 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
     }
 }
 
-private let _plans = Mutex<[ObjectIdentifier: any Sendable]>([:])
+private let _plans = SanitizerVisibleMutex<[ObjectIdentifier: any Sendable]>([:])
 
 /// Carries a key path the protocol declared `Sendable` through a cast that drops the marker.
 private struct SendableBox<Value>: @unchecked Sendable {

@@ -1,0 +1,96 @@
+internal import GRDB
+
+/// The store's tables, their migrations, and how an existing file is told apart from a store
+/// this build can use.
+enum DiskCacheSchema {
+    /// `PRAGMA application_id` of RasterKit stores ("RKDC"): a database without it that has
+    /// tables of its own belongs to someone else.
+    static let applicationID: Int32 = 0x524B_4443
+
+    /// Every schema version, oldest first. Never edit a shipped migration: add one.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // `id` is the digest's first 64 bits, so a lookup is one seek in the table itself
+            // rather than one in an index and another in the table; `digest` tells apart the
+            // (astronomically rare) digests that share them, and such a pair simply evict each
+            // other. The PNG goes last, so metadata scans do not read the blobs.
+            try db.execute(sql: """
+                CREATE TABLE entries (
+                    id INTEGER PRIMARY KEY,
+                    digest BLOB NOT NULL CHECK (length(digest) = 16),
+                    type_name TEXT NOT NULL,
+                    render_version INTEGER NOT NULL,
+                    key_description TEXT NOT NULL,
+                    pixel_width INTEGER NOT NULL,
+                    pixel_height INTEGER NOT NULL,
+                    scale REAL NOT NULL,
+                    cap_top REAL, cap_left REAL, cap_bottom REAL, cap_right REAL,
+                    byte_size INTEGER NOT NULL,
+                    created_at REAL NOT NULL,
+                    last_access REAL NOT NULL,
+                    expires_at REAL NOT NULL,
+                    children TEXT,
+                    png BLOB NOT NULL
+                );
+                CREATE INDEX entries_by_type ON entries (type_name, render_version);
+                CREATE INDEX entries_by_access ON entries (last_access, byte_size);
+                CREATE INDEX entries_by_expiry ON entries (expires_at);
+                CREATE INDEX entries_by_creation ON entries (created_at);
+                PRAGMA application_id = \(applicationID);
+                """)
+        }
+        return migrator
+    }()
+
+    /// Why an existing file cannot be used as it is.
+    enum Damage: Error, CustomStringConvertible {
+        /// SQLite cannot read it: not a database, truncated, or failing `quick_check`.
+        case corrupt(String)
+        /// A database with tables that are not a RasterKit store's.
+        case foreign(String)
+        /// A RasterKit store migrated by a newer build.
+        case newer(unknownMigrations: [String])
+
+        var description: String {
+            switch self {
+            case .corrupt(let reason): "the file is damaged (\(reason))"
+            case .foreign(let reason): "the file is another program's database (\(reason))"
+            case .newer(let migrations): "the store was made by a newer RasterKit (schema \(migrations.sorted().joined(separator: ", ")))"
+            }
+        }
+    }
+
+    /// Throws ``Damage`` unless the database is empty or a store this build can migrate.
+    static func inspect(_ db: Database) throws {
+        let identifier = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let tables = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            """)
+        if identifier != applicationID {
+            // GRDB creates its migrations table just before the first migration's transaction, so
+            // a store another process is creating right now may show it, empty, and nothing else.
+            let migrationsApplied = tables.contains("grdb_migrations")
+                ? try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0 : 0
+            if identifier != 0 || tables.contains(where: { $0 != "grdb_migrations" }) || migrationsApplied > 0 {
+                throw Damage.foreign("application id \(identifier), tables \(tables.sorted().joined(separator: ", "))")
+            }
+        } else if try migrator.hasBeenSuperseded(db) {
+            let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+            throw Damage.newer(unknownMigrations: Array(unknown))
+        }
+        let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        guard check == ["ok"] else { throw Damage.corrupt("quick_check: \(check.prefix(3).joined(separator: "; "))") }
+    }
+
+    /// Applies missing migrations. Two processes creating one store may both try the first
+    /// migration; the loser's fails (its table already exists) and is fine once the winner's
+    /// migrations are all there.
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        do {
+            try migrator.migrate(writer)
+        } catch {
+            guard try writer.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
+        }
+    }
+}

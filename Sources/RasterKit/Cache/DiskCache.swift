@@ -1,0 +1,189 @@
+import Foundation
+internal import Logging
+
+/// A persistent store of renders in one SQLite file (WAL mode), shared safely by every process
+/// that opens it: a render made yesterday, or by another process, is decoded instead of drawn.
+///
+/// ```swift
+/// let disk = try DiskCache(at: URL(fileURLWithPath: "/var/cache/app/renders.sqlite"))
+/// let rasterizer = Rasterizer(cache: RasterCache(memoryLimit: 64 << 20, disk: disk))
+/// let image = try rasterizer.image(for: badge, size: Size(width: 120, height: 32), scale: 2)
+/// try rasterizer.cache.flush()   // before exiting: writes are batched in the background
+/// ```
+///
+/// Writes leave the render path at once: a background writer encodes the PNGs and commits them
+/// in batches (64 entries or 250 ms, whichever comes first); `flush()`, `close()` and deinit
+/// write everything pending, and entries not yet written are still served in this process. A
+/// write that fails (disk full, read-only store) is logged and counted in `statistics`, and
+/// the render still succeeds. A lookup that fails is a miss.
+///
+/// Entries expire after `defaultLifetime` (or a component's ``Rasterizable/diskCacheLifetime``),
+/// and the least recently used ones are evicted to keep PNG bytes under `byteLimit`. An entry
+/// is also a miss, and is replaced, when a component drawn inside it now has another render
+/// version (as far as ``ComponentVersions`` knows), or when its PNG does not decode.
+public final class DiskCache: Sendable {
+    /// Thirty days.
+    public static let defaultLifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// 512 MiB of PNG data.
+    public static let defaultByteLimit = 512 << 20
+
+    /// The store's file.
+    public let url: URL
+    /// The most bytes of PNG data kept; least recently used entries go first.
+    public let byteLimit: Int
+    /// How long an entry is served when its component does not say otherwise.
+    public let defaultLifetime: TimeInterval
+
+    let store: DiskCacheStore
+    let writer: DiskCacheWriter
+    let counters = DiskCacheCounters()
+    let options: DiskCacheOptions
+    private let isClosed = SanitizerVisibleMutex(false)
+
+    /// Opens the store at `url`, creating it if needed; the directory must exist.
+    ///
+    /// A file that is not a usable store (not a database, truncated, failing SQLite's
+    /// `quick_check`, another program's tables, a newer RasterKit's schema) is moved aside as
+    /// `<name>.corrupt-<timestamp>` with a logged warning, and a fresh store is made.
+    ///
+    /// - Throws: ``DiskCacheError`` with SQLite's result code when no store can be opened at
+    ///   all: a missing directory, a path that is a directory, no permission to write there, or
+    ///   another process holding the store locked for longer than the busy timeout. Rendering
+    ///   without a disk tier is then the caller's choice: `RasterCache(disk: try? DiskCache(at: url))`.
+    public convenience init(at url: URL, byteLimit: Int = DiskCache.defaultByteLimit,
+                            defaultLifetime: TimeInterval = DiskCache.defaultLifetime) throws {
+        try self.init(at: url, byteLimit: byteLimit, defaultLifetime: defaultLifetime, options: DiskCacheOptions())
+    }
+
+    init(at url: URL, byteLimit: Int, defaultLifetime: TimeInterval, options: DiskCacheOptions) throws {
+        precondition(byteLimit >= 0, "DiskCache byteLimit must not be negative")
+        precondition(defaultLifetime > 0, "DiskCache defaultLifetime must be positive")
+        self.url = url.standardizedFileURL
+        self.byteLimit = byteLimit
+        self.defaultLifetime = defaultLifetime
+        self.options = options
+        store = try DiskCacheStore.openRecovering(at: self.url, options: options)
+        writer = DiskCacheWriter(store: store, options: options, byteLimit: byteLimit, counters: counters)
+    }
+
+    deinit {
+        do { try close() } catch {
+            options.logger.error("closing the disk cache failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: Lookups and writes
+
+    /// The stored render for `key`, decoded, or nil for a miss. Counts a hit or a miss.
+    public func image(for key: CacheKey) -> RasterImage? { hit(for: key)?.image }
+
+    /// The stored PNG bytes for `key`, without decoding them (to serve them as they are), or nil
+    /// for a miss. Counts a hit or a miss.
+    public func pngData(for key: CacheKey) -> Data? {
+        let now = options.clock()
+        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now,
+           let data = try? pending.image.pngData(compression: .fast) {
+            counters.withLock { $0.hits += 1 }
+            return data
+        }
+        guard let (stored, _) = servableEntry(for: key, now: now) else { return nil }
+        counters.withLock { $0.hits += 1 }
+        touch(key, stored, now: now)
+        return stored.png
+    }
+
+    /// Whether an unexpired entry for `key` is stored or waiting to be written, without
+    /// counting a hit or a miss.
+    public func contains(_ key: CacheKey) -> Bool {
+        guard !isClosed.withLock({ $0 }) else { return false }
+        let now = options.clock()
+        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now { return true }
+        return (try? store.containsEntry(for: key.value, now: now)) ?? false
+    }
+
+    /// Queues `image` to be stored under `key`, for `lifetime` seconds (default
+    /// `defaultLifetime`; 0 or less stores nothing). Returns at once.
+    public func store(_ image: RasterImage, for key: CacheKey, lifetime: TimeInterval? = nil) {
+        store(image, for: key, children: [], lifetime: lifetime)
+    }
+
+    func store(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: TimeInterval?) {
+        let lifetime = lifetime ?? defaultLifetime
+        guard lifetime > 0, !lifetime.isNaN else { return }
+        let created = options.clock()
+        // A century stands in for "forever", which SQLite would store as an infinite REAL.
+        let expires = created + min(lifetime, 100 * 365 * 24 * 60 * 60)
+        writer.enqueue(key: key, image: image, children: children, created: created, expires: expires)
+    }
+
+    /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks.
+    func hit(for key: CacheKey) -> DiskCacheHit? {
+        let now = options.clock()
+        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now {
+            counters.withLock { $0.hits += 1 }
+            return DiskCacheHit(image: pending.image, children: pending.children)
+        }
+        guard let (stored, children) = servableEntry(for: key, now: now) else { return nil }
+        let image: RasterImage
+        do {
+            image = try RasterImage(pngData: stored.png)
+            guard image.pixelWidth == stored.pixelWidth, image.pixelHeight == stored.pixelHeight else {
+                throw PNGError.corrupt(reason: "decoded \(image.pixelWidth)×\(image.pixelHeight) pixels, "
+                    + "stored as \(stored.pixelWidth)×\(stored.pixelHeight)")
+            }
+        } catch {
+            options.logger.warning("removing a stored render whose PNG does not decode",
+                                   metadata: ["key": "\(key)", "error": "\(error)"])
+            counters.withLock { $0.decodeFailures += 1; $0.misses += 1 }
+            writer.delete(DiskCacheDeletion(digest: key.value, created: stored.created))
+            return nil
+        }
+        counters.withLock { $0.hits += 1 }
+        touch(key, stored, now: now)
+        return DiskCacheHit(image: image, children: children)
+    }
+
+    /// Records a hit for the LRU order, unless the stored time is recent enough: a render used
+    /// all the time is then written once per `touchInterval`, not once per batch.
+    private func touch(_ key: CacheKey, _ stored: DiskCacheStore.StoredEntry, now: Double) {
+        if now - stored.lastAccess >= options.touchInterval { writer.touch(key.value, at: now) }
+    }
+
+    /// The stored entry for `key` when it may be served: present, unexpired, and drawn with the
+    /// current render version of every child this process knows. Counts a miss otherwise.
+    private func servableEntry(for key: CacheKey, now: Double) -> (DiskCacheStore.StoredEntry, [ComponentVersion])? {
+        let stored: DiskCacheStore.StoredEntry?
+        do { stored = try store.reader.entry(for: key.value) } catch let error as DiskCacheError where error.isClosed {
+            return nil
+        } catch {
+            options.logger.warning("disk cache lookup failed; drawing instead", metadata: ["error": "\(error)"])
+            counters.withLock { $0.misses += 1; $0.readFailures += 1 }
+            return nil
+        }
+        guard let stored, stored.expires > now else {
+            counters.withLock { $0.misses += 1 }
+            return nil
+        }
+        guard let children = DiskCacheChildren.decode(stored.childrenJSON),
+              !ComponentVersions.containsOutdated(children) else {
+            // Drawn with an older version of a nested component: it will be redrawn and replaced.
+            counters.withLock { $0.misses += 1 }
+            writer.delete(DiskCacheDeletion(digest: key.value, created: stored.created))
+            return nil
+        }
+        return (stored, children)
+    }
+
+    /// Throws ``DiskCacheError`` when the cache has been closed.
+    func checkOpen(_ operation: DiskCacheError.Operation) throws {
+        if isClosed.withLock({ $0 }) { throw DiskCacheError.closed(path: url.path, operation: operation) }
+    }
+
+    /// Marks the cache closed; returns false when it already was.
+    func markClosed() -> Bool {
+        isClosed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What the store knows about one entry, without its PNG bytes: what ``DiskCache/entries(typeName:)``
+/// and ``DiskCache/entries(olderThan:)`` return.
+public struct DiskCacheEntryInfo: Hashable, Sendable, Codable {
+    /// The key's 128-bit digest as 32 hexadecimal digits (``CacheKey/digest``).
+    public var digest: String
+    /// The component's fully qualified type name.
+    public var typeName: String
+    /// The component type's render version when the entry was drawn.
+    public var renderVersion: Int
+    /// The key's readable description: type, state, size and scale.
+    public var keyDescription: String
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    /// Pixels per point.
+    public var scale: Double
+    /// Nine-slice caps in points, for resizable renders.
+    public var capInsets: EdgeInsets?
+    /// Bytes of PNG data.
+    public var byteSize: Int
+    public var created: Date
+    /// The last lookup that was served from this entry (written in batches, so it may lag a little).
+    public var lastAccess: Date
+    /// After this the entry is a miss.
+    public var expires: Date
+    /// The type and render version of every component drawn inside this render.
+    public var children: [ComponentVersion]
+}
+
+/// A render handed to the writer and not yet committed: lookups in this process are served
+/// from it until it is.
+struct DiskCachePendingEntry: Sendable {
+    let key: CacheKey
+    let image: RasterImage
+    let children: [ComponentVersion]
+    /// Unix times, in seconds.
+    let created: Double
+    let expires: Double
+    /// Tells a newer pending render of the same key from this one.
+    let sequence: UInt64
+}
+
+/// An entry to delete because it could not be served: its PNG did not decode, or a child it
+/// drew is now at another render version. `created` keeps a replacement written meanwhile, by
+/// this or another process, from being deleted with it.
+struct DiskCacheDeletion: Sendable, Hashable {
+    let digest: StableDigest
+    let created: Double
+}
+
+/// A lookup that found a servable entry.
+struct DiskCacheHit: Sendable {
+    let image: RasterImage
+    let children: [ComponentVersion]
+}
+
+extension StableDigest {
+    /// The 16 bytes a digest is stored as: `high` then `low`, big-endian, so that stored keys
+    /// sort like their hexadecimal form and `hex(digest)` in SQL equals ``CacheKey/digest``.
+    var storedBytes: Data {
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Data($0) }
+    }
+
+    /// The row id an entry is stored under: the digest's first 64 bits.
+    var storedID: Int64 { Int64(bitPattern: high) }
+
+    init?(storedBytes bytes: Data) {
+        guard bytes.count == 16 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (offset, byte) in bytes.enumerated() {
+            if offset < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+        }
+        self.init(high: high, low: low)
+    }
+}

@@ -1,0 +1,70 @@
+internal import GRDB
+
+/// Why the disk store could not do something, with SQLite's result code and message, the
+/// statement when one was running, and the store's path.
+///
+/// Renders never see these: a failed lookup is a miss and a failed write is logged and counted.
+/// They reach callers of `DiskCache(at:)`, `flush()`, `prune()`, the queries and the removals.
+public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What the store was doing.
+    public enum Operation: String, Hashable, Sendable {
+        case open, recover, read, write, close
+    }
+
+    /// What the store was doing when it failed.
+    public var operation: Operation
+    /// SQLite's extended result code, such as 14 (`SQLITE_CANTOPEN`) or 13 (`SQLITE_FULL`).
+    /// Failures outside SQLite use the nearest SQLite code (`SQLITE_IOERR` for a file that
+    /// could not be moved aside, `SQLITE_MISUSE` for a closed store).
+    public var resultCode: Int32
+    /// SQLite's message, or RasterKit's when the failure did not come from SQLite.
+    public var message: String
+    /// The statement that failed, when one did.
+    public var sql: String?
+    /// The store's file.
+    public var path: String
+
+    public init(operation: Operation, resultCode: Int32, message: String, sql: String? = nil, path: String) {
+        self.operation = operation
+        self.resultCode = resultCode
+        self.message = message
+        self.sql = sql
+        self.path = path
+    }
+
+    /// SQLite's primary result code: the low byte of `resultCode`.
+    public var primaryResultCode: Int32 { resultCode & 0xFF }
+
+    /// Whether the store was closed before the call.
+    public var isClosed: Bool { primaryResultCode == Self.misuse && message == Self.closedMessage }
+
+    public var description: String {
+        var text = "disk cache \(path): \(operation.rawValue) failed: SQLite error \(resultCode): \(message)"
+        if let sql { text += " (SQL: \(sql))" }
+        return text
+    }
+
+    static let misuse: Int32 = 21
+    static let ioError: Int32 = 10
+    static let cannotOpen: Int32 = 14
+    static let closedMessage = "the disk cache is closed"
+
+    static func closed(path: String, operation: Operation) -> DiskCacheError {
+        DiskCacheError(operation: operation, resultCode: misuse, message: closedMessage, path: path)
+    }
+
+    /// Wraps any error thrown while using the store: GRDB's errors keep their code, message
+    /// and SQL; anything else becomes an I/O error carrying its description.
+    static func wrapping(_ error: any Error, operation: Operation, path: String) -> DiskCacheError {
+        switch error {
+        case let error as DiskCacheError:
+            return error
+        case let error as DatabaseError:
+            return DiskCacheError(operation: operation, resultCode: error.extendedResultCode.rawValue,
+                                  message: error.message ?? error.resultCode.description, sql: error.sql, path: path)
+        default:
+            return DiskCacheError(operation: operation, resultCode: ioError, message: String(describing: error),
+                                  path: path)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+internal import GRDB
+
+extension DiskCacheStore {
+    /// A render ready to insert: its PNG encoded and its metadata laid out as columns.
+    struct EncodedEntry {
+        let digest: StableDigest
+        let typeName: String
+        let renderVersion: Int
+        let keyDescription: String
+        let pixelWidth: Int
+        let pixelHeight: Int
+        let scale: Double
+        let capInsets: EdgeInsets?
+        let png: Data
+        let created: Double
+        let expires: Double
+        let childrenJSON: String?
+    }
+
+    /// What a batch's eviction did, and the store's PNG bytes after it when they were counted.
+    struct CommitResult {
+        var eviction = PruneReport()
+        var totalBytes: Int?
+    }
+
+    /// Writes one batch in one transaction: deletions, the new entries (replacing older renders
+    /// of their keys and every entry of their types at another render version), the batched
+    /// last-access times, then, when `enforcingLimit`, LRU eviction down to `byteLimit`.
+    func commit(_ entries: [EncodedEntry], touches: [StableDigest: Double], deletions: [DiskCacheDeletion],
+                byteLimit: Int, enforcingLimit: Bool = true, now: Double) throws -> CommitResult {
+        try writing { db in
+            let delete = try db.cachedStatement(sql: "DELETE FROM entries WHERE id = ? AND digest = ? AND created_at = ?")
+            for deletion in deletions {
+                try delete.execute(arguments: [deletion.digest.storedID, deletion.digest.storedBytes, deletion.created])
+            }
+            // A render of another version of its type can never be served again. Two ranges of
+            // the type index rather than `<>`, which would walk every entry of the type.
+            let stale = try db.cachedStatement(sql: """
+                DELETE FROM entries WHERE rowid IN (
+                    SELECT rowid FROM entries WHERE type_name = ?1 AND render_version < ?2
+                    UNION ALL SELECT rowid FROM entries WHERE type_name = ?1 AND render_version > ?2)
+                """)
+            var seenVersions = Set<ComponentVersion>()
+            for entry in entries
+            where seenVersions.insert(ComponentVersion(typeName: entry.typeName, renderVersion: entry.renderVersion)).inserted {
+                try stale.execute(arguments: [entry.typeName, entry.renderVersion])
+            }
+            let insert = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO entries (id, digest, type_name, render_version, key_description, pixel_width,
+                    pixel_height, scale, cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, last_access,
+                    expires_at, children, png)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for entry in entries {
+                let caps = entry.capInsets
+                try insert.execute(arguments: [
+                    entry.digest.storedID, entry.digest.storedBytes, entry.typeName, entry.renderVersion, entry.keyDescription,
+                    entry.pixelWidth, entry.pixelHeight, entry.scale, caps?.top, caps?.left, caps?.bottom,
+                    caps?.right, entry.png.count, entry.created, entry.created, entry.expires,
+                    entry.childrenJSON, entry.png,
+                ])
+            }
+            let touch = try db.cachedStatement(sql: """
+                UPDATE entries SET last_access = ?3 WHERE id = ?1 AND digest = ?2 AND last_access < ?3
+                """)
+            for (digest, time) in touches {
+                try touch.execute(arguments: [digest.storedID, digest.storedBytes, time])
+            }
+            guard enforcingLimit else { return CommitResult() }
+            let total = try Self.totalBytes(db)
+            let eviction = total > byteLimit ? try Self.evict(db, toBytes: byteLimit, now: now) : PruneReport()
+            return CommitResult(eviction: eviction, totalBytes: total - eviction.removedBytes)
+        }
+    }
+
+    /// Removes expired entries, then least recently used ones until at most `byteLimit` bytes remain.
+    func prune(byteLimit: Int, now: Double) throws -> PruneReport {
+        let report = try writing { db in
+            let expired = try Int.fetchAll(db, sql: "DELETE FROM entries WHERE expires_at <= ? RETURNING byte_size",
+                                           arguments: [now])
+            var report = try Self.evictLeastRecentlyUsed(db, toBytes: byteLimit)
+            report.expired = expired.count
+            report.removedBytes += expired.reduce(0, +)
+            return report
+        }
+        if report.removedCount > 0 { try vacuumFreePages() }
+        return report
+    }
+
+    /// Removes every entry of `typeName`; returns how many there were.
+    func remove(typeName: String) throws -> Int {
+        let removed = try writing { db in
+            try db.execute(sql: "DELETE FROM entries WHERE type_name = ?", arguments: [typeName])
+            return db.changesCount
+        }
+        if removed > 0 { try vacuumFreePages() }
+        return removed
+    }
+
+    /// Removes every entry; returns how many there were.
+    func removeAll() throws -> Int {
+        let removed = try writing { db in
+            try db.execute(sql: "DELETE FROM entries")
+            return db.changesCount
+        }
+        if removed > 0 { try vacuumFreePages() }
+        return removed
+    }
+
+    /// Copies committed pages from the WAL into the database file without waiting for readers:
+    /// lookups read them through the file's mapping, and the next open has little to replay
+    /// (the last connection a pool closes is a reader, which cannot checkpoint).
+    func checkpoint() {
+        _ = try? pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+    }
+
+    /// Gives the pages freed by deletions back to the file system.
+    private func vacuumFreePages() throws {
+        do {
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA incremental_vacuum") }
+        } catch {
+            throw DiskCacheError.wrapping(error, operation: .write, path: path)
+        }
+    }
+
+    /// Over the limit, expired entries go first, then the least recently used.
+    private static func evict(_ db: Database, toBytes limit: Int, now: Double) throws -> PruneReport {
+        let expired = try Int.fetchAll(db, sql: "DELETE FROM entries WHERE expires_at <= ? RETURNING byte_size",
+                                       arguments: [now])
+        var report = try evictLeastRecentlyUsed(db, toBytes: limit)
+        report.evicted += expired.count
+        report.removedBytes += expired.reduce(0, +)
+        return report
+    }
+
+    /// Keeps the most recently used entries whose sizes add up to at most `limit`.
+    private static func evictLeastRecentlyUsed(_ db: Database, toBytes limit: Int) throws -> PruneReport {
+        guard try totalBytes(db) > limit else { return PruneReport() }
+        let removed = try Int.fetchAll(db, sql: """
+            DELETE FROM entries WHERE rowid IN (
+                SELECT rowid FROM (
+                    SELECT rowid, sum(byte_size) OVER (ORDER BY last_access DESC ROWS UNBOUNDED PRECEDING) AS kept
+                    FROM entries)
+                WHERE kept > ?)
+            RETURNING byte_size
+            """, arguments: [limit])
+        return PruneReport(evicted: removed.count, removedBytes: removed.reduce(0, +))
+    }
+
+    private static func totalBytes(_ db: Database) throws -> Int {
+        Int(try Double.fetchOne(db, sql: "SELECT total(byte_size) FROM entries") ?? 0)
+    }
+}

@@ -1,0 +1,260 @@
+import Dispatch
+import Foundation
+internal import Logging
+
+/// Takes renders off the render path and writes them in batches: one transaction per
+/// `batchSize` entries or per `batchInterval`, whichever comes first, on one serial queue that
+/// owns the store's writer connection. PNG encoding happens here too. Last-access times and
+/// deletions ride along in the same transactions. Until an entry is committed, lookups in this
+/// process are served from it.
+final class DiskCacheWriter: Sendable {
+    private struct State {
+        /// Entries not yet taken by a batch, oldest first.
+        var queued: [DiskCachePendingEntry] = []
+        /// Pixel bytes held by `queued`.
+        var queuedBytes = 0
+        /// Every entry not yet committed (queued or in a batch being written), newest per key.
+        var unwritten: [StableDigest: DiskCachePendingEntry] = [:]
+        /// The latest hit time per entry since the last batch.
+        var touches: [StableDigest: Double] = [:]
+        var deletions: Set<DiskCacheDeletion> = []
+        var nextSequence: UInt64 = 0
+        var isDrainScheduled = false
+        var isClosed = false
+        /// The first write failure since the last flush, which that flush reports.
+        var failureSinceFlush: DiskCacheError?
+        /// The store's PNG bytes as last counted, plus what this process wrote since, and when
+        /// they were counted: batches skip counting while the estimate is well under the limit.
+        var estimatedBytes: Int?
+        var lastCount = -Double.infinity
+
+        var hasWork: Bool { !queued.isEmpty || !touches.isEmpty || !deletions.isEmpty }
+    }
+
+    private struct Batch {
+        var entries: [DiskCachePendingEntry]
+        var touches: [StableDigest: Double]
+        var deletions: [DiskCacheDeletion]
+    }
+
+    private let store: DiskCacheStore
+    private let options: DiskCacheOptions
+    private let byteLimit: Int
+    private let counters: DiskCacheCounters
+    private let queue = DispatchQueue(label: "RasterKit.DiskCache.writer", qos: .utility)
+    private let state = SanitizerVisibleMutex(State())
+
+    init(store: DiskCacheStore, options: DiskCacheOptions, byteLimit: Int, counters: DiskCacheCounters) {
+        self.store = store
+        self.options = options
+        self.byteLimit = byteLimit
+        self.counters = counters
+    }
+
+    // MARK: Called from render threads
+
+    /// Queues a render for writing; returns at once.
+    func enqueue(key: CacheKey, image: RasterImage, children: [ComponentVersion], created: Double, expires: Double) {
+        enum Outcome { case queued(batchIsFull: Bool), closed, overflowing }
+        let outcome: Outcome = state.withLock { state in
+            guard !state.isClosed else { return .closed }
+            // Renders made faster than they can be written must not pile up without bound.
+            guard state.queuedBytes + image.byteCount <= options.maximumQueuedBytes else { return .overflowing }
+            state.nextSequence += 1
+            let entry = DiskCachePendingEntry(key: key, image: image, children: children, created: created,
+                                              expires: expires, sequence: state.nextSequence)
+            state.queued.append(entry)
+            state.queuedBytes += image.byteCount
+            state.unwritten[key.value] = entry
+            return .queued(batchIsFull: state.queued.count >= options.batchSize)
+        }
+        switch outcome {
+        case .queued(let batchIsFull):
+            if batchIsFull { queue.async { self.drain() } } else { scheduleDrain() }
+        case .closed:
+            options.logger.debug("render not stored: the disk cache is closed", metadata: ["key": "\(key)"])
+        case .overflowing:
+            counters.withLock { $0.writeFailures += 1 }
+            options.logger.warning("render not stored: too many renders are waiting to be written",
+                                   metadata: ["key": "\(key)", "limit": "\(options.maximumQueuedBytes)"])
+        }
+    }
+
+    /// The newest uncommitted render of `digest`, if any.
+    func unwrittenEntry(for digest: StableDigest) -> DiskCachePendingEntry? {
+        state.withLock { $0.unwritten[digest] }
+    }
+
+    /// Notes a hit, to be written with the next batch.
+    func touch(_ digest: StableDigest, at time: Double) {
+        let accepted = state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.touches[digest] = max(time, state.touches[digest] ?? time)
+            return true
+        }
+        if accepted { scheduleDrain() }
+    }
+
+    /// Queues the deletion of an entry that could not be served.
+    func delete(_ deletion: DiskCacheDeletion) {
+        let accepted = state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.deletions.insert(deletion)
+            return true
+        }
+        if accepted { scheduleDrain() }
+    }
+
+    var pendingCount: Int { state.withLock { $0.unwritten.count } }
+
+    // MARK: Called by the cache's maintenance methods
+
+    /// Writes everything queued so far; throws the first write failure since the last flush.
+    func flush() throws {
+        let failure: DiskCacheError? = queue.sync {
+            drain()
+            // Lookups then read the new pages through the file's memory mapping, not the WAL.
+            store.checkpoint()
+            return state.withLock { state in
+                defer { state.failureSinceFlush = nil }
+                return state.failureSinceFlush
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Runs `body` on the writer queue, after everything queued has been written, so that no
+    /// batch interleaves with it. The store's size is counted again afterwards.
+    func exclusively<T>(_ body: () throws -> T) rethrows -> T {
+        try queue.sync {
+            drain()
+            defer { state.withLock { $0.estimatedBytes = nil } }
+            return try body()
+        }
+    }
+
+    /// Forgets uncommitted renders that `shouldDiscard` picks (for removals); run inside `exclusively`.
+    func discardUnwritten(where shouldDiscard: (DiskCachePendingEntry) -> Bool) {
+        state.withLock { state in
+            state.queued.removeAll(where: shouldDiscard)
+            state.queuedBytes = state.queued.reduce(0) { $0 + $1.image.byteCount }
+            state.unwritten = state.unwritten.filter { !shouldDiscard($0.value) }
+        }
+    }
+
+    /// Refuses new work, writes what is queued, and reports the first failure since the last flush.
+    func close() -> DiskCacheError? {
+        state.withLock { $0.isClosed = true }
+        return queue.sync {
+            drain()
+            store.checkpoint()
+            return state.withLock { state in
+                defer { state.failureSinceFlush = nil }
+                return state.failureSinceFlush
+            }
+        }
+    }
+
+    // MARK: On the writer queue
+
+    private func scheduleDrain() {
+        let schedule = state.withLock { state in
+            guard !state.isDrainScheduled else { return false }
+            state.isDrainScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        queue.asyncAfter(deadline: .now() + options.batchInterval) { self.drain() }
+    }
+
+    /// Writes batches until nothing is left.
+    private func drain() {
+        while let batch = takeBatch() { write(batch) }
+    }
+
+    private func takeBatch() -> Batch? {
+        state.withLock { state in
+            guard state.hasWork else {
+                state.isDrainScheduled = false
+                return nil
+            }
+            let count = min(options.batchSize, state.queued.count)
+            let batch = Batch(entries: Array(state.queued.prefix(count)), touches: state.touches,
+                              deletions: Array(state.deletions))
+            state.queuedBytes -= batch.entries.reduce(0) { $0 + $1.image.byteCount }
+            state.queued.removeFirst(count)
+            state.touches = [:]
+            state.deletions = []
+            return batch
+        }
+    }
+
+    private func write(_ batch: Batch) {
+        var encoded: [DiskCacheStore.EncodedEntry] = []
+        var encodingFailures = 0
+        var failure: DiskCacheError?
+        // A key rendered twice in one batch is written once: the newest render wins.
+        var newest: [StableDigest: DiskCachePendingEntry] = [:]
+        for entry in batch.entries { newest[entry.key.value] = entry }
+        for entry in batch.entries where newest[entry.key.value]?.sequence == entry.sequence {
+            do {
+                encoded.append(try encode(entry))
+            } catch {
+                encodingFailures += 1
+                failure = failure ?? DiskCacheError.wrapping(error, operation: .write, path: store.path)
+                options.logger.error("cannot encode a render for the disk cache",
+                                     metadata: ["key": "\(entry.key)", "error": "\(error)"])
+            }
+        }
+        var commitFailed = false
+        let now = options.clock()
+        let added = encoded.reduce(0) { $0 + $1.png.count }
+        // Counting every entry's bytes each batch costs a scan of an index; an estimate from the
+        // last count serves until it nears the limit, or other processes may have added enough.
+        let mustCount = state.withLock { state in
+            (state.estimatedBytes ?? .max) > byteLimit - added || now - state.lastCount > Self.countInterval
+        }
+        do {
+            let result = try store.commit(encoded, touches: batch.touches, deletions: batch.deletions,
+                                          byteLimit: byteLimit, enforcingLimit: mustCount, now: now)
+            counters.withLock { statistics in
+                statistics.writes += encoded.count
+                statistics.evictions += result.eviction.removedCount
+            }
+            state.withLock { state in
+                if let total = result.totalBytes {
+                    state.estimatedBytes = total
+                    state.lastCount = now
+                } else {
+                    state.estimatedBytes = state.estimatedBytes.map { $0 + added }
+                }
+            }
+        } catch {
+            let wrapped = DiskCacheError.wrapping(error, operation: .write, path: store.path)
+            failure = wrapped
+            commitFailed = true
+            options.logger.error("cannot write renders to the disk cache; they stay in memory only",
+                                 metadata: ["entries": "\(encoded.count)", "error": "\(wrapped)"])
+        }
+        let failedEntries = encodingFailures + (commitFailed ? encoded.count : 0)
+        if failedEntries > 0 { counters.withLock { $0.writeFailures += failedEntries } }
+        state.withLock { state in
+            for entry in batch.entries where state.unwritten[entry.key.value]?.sequence == entry.sequence {
+                state.unwritten[entry.key.value] = nil
+            }
+            if let failure, state.failureSinceFlush == nil { state.failureSinceFlush = failure }
+        }
+    }
+
+    /// Seconds between counts of the store's bytes while the estimate stays under the limit.
+    private static let countInterval: Double = 5
+
+    private func encode(_ entry: DiskCachePendingEntry) throws -> DiskCacheStore.EncodedEntry {
+        let image = entry.image
+        return DiskCacheStore.EncodedEntry(
+            digest: entry.key.value, typeName: entry.key.typeName, renderVersion: entry.key.renderVersion,
+            keyDescription: entry.key.description, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
+            scale: image.scale, capInsets: image.capInsets, png: try image.pngData(compression: .fast),
+            created: entry.created, expires: entry.expires, childrenJSON: DiskCacheChildren.encode(entry.children))
+    }
+}

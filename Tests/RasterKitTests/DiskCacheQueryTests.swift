@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import RasterKit
+
+/// A second component type, so queries by type have something to tell apart.
+struct OtherStored: Rasterizable {
+    var number: Int
+    func draw(in canvas: Canvas, size: Size) throws {
+        canvas.fill(Path(rect: Rect(size: size)), with: .color(.black))
+    }
+}
+
+/// Entries by type and by age, removal and statistics.
+@Suite struct DiskCacheQueryTests {
+    /// A store holding three `Counted` entries (made 0, 10 and 20 seconds after the start) and
+    /// two `OtherStored` ones (made at 30 seconds).
+    static func populated(_ fixture: DiskFixture) throws -> (DiskCache, counted: String, other: String) {
+        let disk = try fixture.open()
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        var counted = "", other = ""
+        for label in ["q0", "q1", "q2"] {
+            counted = try rasterizer.render(Counted(label: label, draws: Counter()), size: Size(4)).key.typeName
+            fixture.clock.advance(by: 10)
+        }
+        for number in 0..<2 { other = try rasterizer.render(OtherStored(number: number), size: Size(4)).key.typeName }
+        return (disk, counted, other)
+    }
+
+    @Test func entriesByTypeAndByAge() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let (disk, counted, other) = try Self.populated(fixture)
+        fixture.clock.advance(by: 5)
+        #expect(try disk.entries(typeName: counted).map(\.keyDescription).map { $0.contains("label: q") } == [true, true, true])
+        #expect(try disk.entries(typeName: other).count == 2)
+        #expect(try disk.entries(typeName: "No.Such.Type").isEmpty)
+        // Oldest first; "older than 20 s" means made before 15 s after the start.
+        #expect(try disk.entries(olderThan: 20).map(\.keyDescription).map { $0.contains("q0") || $0.contains("q1") } == [true, true])
+        #expect(try disk.entries(olderThan: 0).count == 5)
+        #expect(try disk.entries(olderThan: 3600).isEmpty)
+        #expect(try disk.typeSummaries().map(\.typeName).sorted() == [counted, other].sorted())
+        #expect(try disk.typeSummaries().first { $0.typeName == counted }?.count == 3)
+    }
+
+    @Test func removeByTypeAndRemoveAll() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let (disk, counted, other) = try Self.populated(fixture)
+        let pending = Rasterizer().cacheKey(for: Counted(label: "pending", draws: Counter()), size: Size(4))
+        disk.store(try TestSupport.solidImage(.red), for: pending)
+        #expect(try disk.remove(typeName: counted) == 4, "the pending entry is written, then removed with its type")
+        #expect(!disk.contains(pending))
+        #expect(try disk.entries(typeName: counted).isEmpty && disk.entries(typeName: other).count == 2)
+        #expect(try disk.remove(typeName: counted) == 0)
+        #expect(try disk.removeAll() == 2)
+        let statistics = try disk.statistics
+        #expect(statistics.count == 0 && statistics.totalBytes == 0)
+    }
+
+    @Test func statisticsCountHitsMissesAndBytes() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let (disk, _, _) = try Self.populated(fixture)
+        try disk.flush()
+        let rasterizer = Rasterizer()
+        #expect(disk.image(for: rasterizer.cacheKey(for: OtherStored(number: 0), size: Size(4))) != nil)
+        #expect(disk.image(for: rasterizer.cacheKey(for: OtherStored(number: 9), size: Size(4))) == nil)
+        let statistics = try disk.statistics
+        #expect(statistics.count == 5 && statistics.writes == 5 && statistics.pendingWrites == 0)
+        #expect(statistics.hits == 1 && statistics.misses == 6, "five misses while rendering, one here")
+        #expect(statistics.writeFailures == 0 && statistics.decodeFailures == 0 && statistics.readFailures == 0)
+        #expect(statistics.totalBytes == (try disk.entries(olderThan: -1).map(\.byteSize).reduce(0, +)))
+    }
+}

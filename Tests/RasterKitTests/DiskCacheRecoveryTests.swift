@@ -1,0 +1,238 @@
+import Foundation
+import GRDB
+import Testing
+@testable import RasterKit
+
+/// Stores that are damaged, foreign, newer, or in places that cannot be written, and writes that
+/// fail: rendering always goes on.
+@Suite struct DiskCacheRecoveryTests {
+    static let isRoot = geteuid() == 0
+
+    /// Opens `fixture`'s store and checks that the file was moved aside, with a warning, that the
+    /// moved file holds what was there, and that the fresh store works.
+    func expectMovedAside(_ fixture: DiskFixture, original: Data, reason: String) throws {
+        let disk = try fixture.open()
+        let aside = fixture.files.filter { $0.hasPrefix("renders.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        #expect(aside.count == 1, "\(fixture.files)")
+        if let name = aside.first {
+            #expect(try Data(contentsOf: fixture.directory.appendingPathComponent(name)) == original)
+        }
+        #expect(fixture.log.warnings.count == 1)
+        #expect(fixture.log.warnings.first.map { $0.contains("moved") && $0.contains(reason) } == true, "\(fixture.log.warnings)")
+        let component = Counted(label: "after recovery", draws: Counter())
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        #expect(try rasterizer.render(component, size: Size(4)).origin == .drawn)
+        try disk.flush()
+        #expect(disk.contains(rasterizer.cacheKey(for: component, size: Size(4))))
+    }
+
+    /// Writes a store with a few entries and closes it, its WAL folded into the file.
+    func makeStore(_ fixture: DiskFixture, entries: Int = 40) throws {
+        let disk = try fixture.open()
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        for index in 0..<entries { _ = try rasterizer.image(for: Counted(label: "e\(index)", draws: Counter()), size: Size(16)) }
+        try disk.close()
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+    }
+
+    @Test func aFileThatIsNotADatabaseIsMovedAside() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let garbage = Data(String(repeating: "not a database, just text. ", count: 400).utf8)
+        try garbage.write(to: fixture.url)
+        try expectMovedAside(fixture, original: garbage, reason: "damaged")
+    }
+
+    @Test func aTruncatedDatabaseIsMovedAside() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture)
+        let whole = try Data(contentsOf: fixture.url)
+        #expect(whole.count > 8 * 4096)
+        let truncated = whole.prefix(whole.count / 2)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: fixture.url.path + suffix) }
+        try truncated.write(to: fixture.url)
+        try expectMovedAside(fixture, original: truncated, reason: "damaged")
+    }
+
+    @Test func aDatabaseWithAForeignSchemaIsMovedAside() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep me')")
+        }
+        try queue.close()
+        try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "another program")
+    }
+
+    @Test func aStoreWithANewerSchemaIsMovedAside() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 2)
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "newer RasterKit")
+    }
+
+    @Test func anEmptyFileBecomesAStoreWithoutAWarning() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try Data().write(to: fixture.url)
+        let disk = try fixture.open()
+        #expect(try disk.statistics.count == 0)
+        #expect(fixture.log.warnings.isEmpty && !fixture.files.contains { $0.contains("corrupt") })
+    }
+
+    @Test func anEntryWhosePNGDoesNotDecodeIsRemovedAndRedrawn() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let component = Counted(label: "damaged png", draws: Counter())
+        do {
+            let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
+            _ = try rasterizer.image(for: component, size: Size(6))
+            try rasterizer.cache.flush()
+        }
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.write { try $0.execute(sql: "UPDATE entries SET png = X'89504E470D0A1A0A00000000DEADBEEF'") }
+        try queue.close()
+
+        let disk = try fixture.open()
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        let rendered = try rasterizer.render(component, size: Size(6))
+        #expect(rendered.origin == .drawn && component.draws.count == 2)
+        #expect(rendered.image.pixel(x: 2, y: 2) == RGBA8(red: 255, green: 0, blue: 0, alpha: 255))
+        #expect(try disk.statistics.decodeFailures == 1)
+        #expect(fixture.log.warnings.contains { $0.contains("does not decode") })
+        try disk.flush()
+        // The redraw replaced it: a new process is served from disk again.
+        let later = Rasterizer(cache: RasterCache(disk: try fixture.open()))
+        #expect(try later.render(component, size: Size(6)).origin == .disk)
+    }
+
+    @Test func aPathThatIsADirectoryIsATypedError() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try FileManager.default.createDirectory(at: fixture.url, withIntermediateDirectories: false)
+        let error = try #require(throws: DiskCacheError.self) { _ = try fixture.open() }
+        #expect(error.resultCode == 14 && error.operation == .open && error.path == fixture.url.path)
+        #expect(error.description.contains("directory") && error.description.contains(fixture.url.path))
+        #expect(fixture.files == ["renders.sqlite"], "nothing moved or created")
+    }
+
+    @Test func aMissingDirectoryIsATypedErrorAndIsNotCreated() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let url = fixture.directory.appendingPathComponent("missing/renders.sqlite")
+        let error = try #require(throws: DiskCacheError.self) { _ = try DiskCache(at: url) }
+        #expect(error.resultCode == 14 && error.message.contains("does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path))
+    }
+
+    @Test func aPlaceThatCannotBeWrittenIsATypedError() throws {
+        // procfs refuses new files even to root.
+        let url = URL(fileURLWithPath: "/proc/rasterkit-\(UUID().uuidString).sqlite")
+        let error = try #require(throws: DiskCacheError.self) { _ = try DiskCache(at: url) }
+        #expect(error.operation == .open && error.path == url.path)
+        #expect([3, 8, 14].contains(error.primaryResultCode), "\(error)")
+    }
+
+    @Test(.enabled(if: !isRoot, "root ignores directory permissions"))
+    func aReadOnlyDirectoryIsATypedError() throws {
+        let fixture = try DiskFixture()
+        defer {
+            chmod(fixture.directory.path, 0o755)
+            fixture.remove()
+        }
+        chmod(fixture.directory.path, 0o555)
+        let error = try #require(throws: DiskCacheError.self) { _ = try fixture.open() }
+        #expect([3, 8, 14].contains(error.primaryResultCode), "\(error)")
+    }
+
+    @Test(.enabled(if: !isRoot, "root ignores directory permissions"))
+    func aDamagedStoreInAReadOnlyDirectoryCannotBeMovedAside() throws {
+        let fixture = try DiskFixture()
+        defer {
+            chmod(fixture.directory.path, 0o755)
+            fixture.remove()
+        }
+        try Data(String(repeating: "garbage ", count: 100).utf8).write(to: fixture.url)
+        chmod(fixture.directory.path, 0o555)
+        let error = try #require(throws: DiskCacheError.self) { _ = try fixture.open() }
+        #expect(error.operation == .open || error.operation == .recover, "\(error)")
+    }
+
+    @Test func writesThatFailOnAFullDiskDoNotFailRenders() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        var options = fixture.options()
+        options.maximumPageCount = 12   // enough for the schema, not for many entries
+        let disk = try fixture.open(options: options)
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        for index in 0..<20 {
+            let rendered = try rasterizer.render(TinyNoise(seed: index), size: Size(32), scale: 2)
+            #expect(rendered.origin == .drawn)
+        }
+        let error = try #require(throws: DiskCacheError.self) { try rasterizer.cache.flush() }
+        #expect(error.primaryResultCode == 13 && error.operation == .write, "\(error)")
+        #expect(try disk.statistics.writeFailures > 0)
+        #expect(fixture.log.warnings.contains { $0.contains("cannot write") })
+        // Still served from memory, and later renders still work.
+        #expect(try rasterizer.render(TinyNoise(seed: 0), size: Size(32), scale: 2).origin == .memory)
+        #expect(try rasterizer.render(TinyNoise(seed: 99), size: Size(32), scale: 2).origin == .drawn)
+        try? rasterizer.cache.flush()
+        #expect(try disk.statistics.pendingWrites == 0)
+    }
+
+    @Test func writesBlockedByAnotherWriterForTooLongDoNotFailRenders() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        var options = fixture.options()
+        options.busyTimeout = 0.1
+        let disk = try fixture.open(options: options)
+        let other = try fixture.open()
+        let locked = Counter(), unlocked = Counter()
+        let release = Gate()
+        // Another connection holds the write lock well past the busy timeout.
+        Thread {
+            try? other.store.writing { _ in
+                locked.increment()
+                release.pass()
+            }
+            unlocked.increment()
+        }.start()
+        #expect(Gate.wait { locked.count == 1 })
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        #expect(try rasterizer.render(Counted(label: "blocked", draws: Counter()), size: Size(4)).origin == .drawn)
+        let error = try #require(throws: DiskCacheError.self) { try disk.flush() }
+        #expect(error.primaryResultCode == 5, "\(error)")
+        release.open()
+        #expect(try disk.statistics.writeFailures == 1)
+        // Both stores are closed before the directory goes.
+        #expect(Gate.wait { unlocked.count == 1 })
+        try other.close()
+        try disk.close()
+    }
+}
+
+/// Noise that compresses badly, so a few renders fill a small store.
+struct TinyNoise: Rasterizable {
+    var seed: Int
+    func draw(in canvas: Canvas, size: Size) throws {
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        for y in stride(from: 0.0, to: size.height, by: 1) {
+            for x in stride(from: 0.0, to: size.width, by: 1) {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                let value = Double(state % 1000) / 1000
+                canvas.fill(Path(rect: Rect(x: x, y: y, width: 1, height: 1)),
+                            with: .color(Color(red: value, green: 1 - value, blue: value / 2, alpha: 1)))
+            }
+        }
+    }
+}
