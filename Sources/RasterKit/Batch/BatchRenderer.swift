@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+
+/// Renders many outputs in parallel and writes each one atomically into a directory. An
+/// output that fails is recorded with its source and the reason while the others go on.
+///
+/// ```swift
+/// let renderer = BatchRenderer(rasterizer: Rasterizer(), jobs: 4)
+/// let summary = renderer.run(outputs, into: URL(fileURLWithPath: "build/icons")) { progress in
+///     print("\(progress.done)/\(progress.total)")
+/// }
+/// ```
+public final class BatchRenderer: Sendable {
+    /// Worker threads rendering at once.
+    public let jobs: Int
+    /// Whether an output whose file already holds what its fingerprint names is left as it is
+    /// (counted as cached) instead of being made again.
+    public let reusesUpToDateOutputs: Bool
+
+    /// librsvg and cairo recurse on deep documents; worker threads get a main thread's stack.
+    static let workerStackSize = 8 << 20
+
+    /// - Parameters:
+    ///   - jobs: worker threads (default: one per active processor).
+    ///   - reusesUpToDateOutputs: leave outputs alone whose files already hold what their
+    ///     fingerprints name, as recorded by the last batch into the same directory.
+    public init(rasterizer: Rasterizer, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                reusesUpToDateOutputs: Bool = true) {
+        precondition(jobs >= 1, "BatchRenderer needs at least one job")
+        self.jobs = jobs
+        self.reusesUpToDateOutputs = reusesUpToDateOutputs
+        source = LazyRasterizer(rasterizer)
+    }
+
+    /// A renderer that makes its rasterizer only when the first output needs rendering, so a
+    /// batch whose outputs are all up to date never opens a cache. When `makeRasterizer`
+    /// throws, every output that needed it fails with that error.
+    ///
+    /// ```swift
+    /// let renderer = BatchRenderer(jobs: 2) { Rasterizer(cache: RasterCache(disk: try DiskCache(at: url))) }
+    /// ```
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, reusesUpToDateOutputs: Bool = true,
+                makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
+        precondition(jobs >= 1, "BatchRenderer needs at least one job")
+        self.jobs = jobs
+        self.reusesUpToDateOutputs = reusesUpToDateOutputs
+        source = LazyRasterizer(makeRasterizer)
+    }
+
+    private let source: LazyRasterizer
+
+    /// The rasterizer that draws and caches the images, once it has been made.
+    public var rasterizer: Rasterizer? { source.made }
+
+    /// Renders every output and writes it under `directory` (created as needed), blocking
+    /// until all are done. `progress` is called after each output, on a worker thread, one
+    /// call at a time.
+    public func run(_ outputs: [BatchOutput], into directory: URL,
+                    progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let units = BatchWorkUnits(outputs)
+        let tally = BatchTally(total: outputs.count, progress: progress) {
+            let elapsed = clock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        }
+        for (index, reason) in units.rejected { tally.record(outputs[index], .failure(reason)) }
+        let directoryPath = directory.path
+        let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
+
+        let next = Atomic<Int>(0)
+        let workers = min(jobs, units.groups.count)
+        let finished = DispatchGroup()
+        for _ in 0..<workers {
+            finished.enter()
+            let thread = Thread { [self] in
+                while true {
+                    let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard claimed < units.groups.count else { break }
+                    for claimedIndex in units.groups[claimed] {
+                        let output = outputs[claimedIndex]
+                        tally.record(output, produce(output, into: directoryPath, index: index))
+                    }
+                }
+                finished.leave()
+            }
+            thread.stackSize = BatchRenderer.workerStackSize
+            thread.start()
+        }
+        finished.wait()
+        // Losing the index only costs renders next time, so a failure to save it is no failure.
+        if !outputs.isEmpty { try? index?.save() }
+        return tally.summary()
+    }
+
+    /// Renders, encodes and writes one output, unless its file is already up to date.
+    private func produce(_ output: BatchOutput, into directory: String,
+                         index: BatchOutputIndex?) -> BatchTally.Outcome {
+        // A fingerprint that cannot be made means rendering will fail too, and say why.
+        let fingerprint = index == nil ? nil : try? output.fingerprint?()
+        if let index, let fingerprint, index.isUpToDate(output.path, fingerprint: fingerprint) { return .cached }
+        do {
+            let rendered = try output.render(try source.get())
+            let data = try output.encode(rendered.image)
+            try AtomicFileWriter.write(data, to: directory + "/" + output.path)
+            index?.record(output.path, fingerprint: fingerprint)
+            return rendered.origin == .drawn ? .drawn : .cached
+        } catch {
+            index?.record(output.path, fingerprint: nil)
+            return .failure(BatchRenderer.reason(for: error))
+        }
+    }
+
+    /// The message a failure is reported with: the component's own error rather than the
+    /// rasterizer's wrapper around it, which repeats the whole cache key.
+    static func reason(for error: any Error) -> String {
+        if case let RenderError.drawFailed(_, _, underlying) = error { return reason(for: underlying) }
+        return String(describing: error)
+    }
+}

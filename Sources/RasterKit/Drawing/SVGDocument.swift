@@ -1,0 +1,174 @@
+import Foundation
+
+/// An SVG document: its bytes, checked once by librsvg, with their intrinsic size and a stable
+/// digest. An immutable value that any thread may use; each thread that draws it parses its
+/// own librsvg handle, so no librsvg object is ever shared.
+///
+/// References to other files (`<image href="photo.png">`, external `<use>`) are not loaded
+/// unless a base directory is allowed; `data:` URLs always load.
+///
+/// ```swift
+/// let star = try SVGDocument(contentsOf: URL(fileURLWithPath: "Examples/icons/star.svg"))
+/// star.intrinsicSize                                   // 24×24
+/// let png = try rasterizer.image(for: SVGImage(star, tint: .white), size: Size(48), scale: 2).pngData()
+/// ```
+public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
+    /// What librsvg may load from outside the document.
+    public enum ExternalReferences: Hashable, Sendable {
+        /// Nothing outside the document loads; references to files are skipped when drawing.
+        case blocked
+        /// Files inside `baseDirectory`, or below it, load; relative references resolve against it.
+        case allowed(baseDirectory: URL)
+
+        /// The directory references resolve against, when any may load.
+        public var baseDirectory: URL? {
+            if case .allowed(let directory) = self { return directory }
+            return nil
+        }
+    }
+
+    /// The SVG (or gzip-compressed SVGZ) bytes.
+    public let data: Data
+    /// A 128-bit digest of `data`, the same in every process: the document's identity in cache keys.
+    public let digest: StableDigest
+    /// What librsvg may load from outside the document.
+    public let externalReferences: ExternalReferences
+    /// Where the bytes came from (a path, usually), for messages; not part of the identity.
+    public let source: String?
+    /// nil only for documents made by batches, which measure while drawing (see `init(unvalidatedData:)`).
+    private var measuredSize: Size?
+    /// Whether the bytes may hold `<text>`, which needs fonts set up before drawing.
+    let mayContainText: Bool
+
+    /// Parses `data` with librsvg to check it and measure it.
+    ///
+    /// - Throws: ``SVGError/malformed(message:source:)`` with librsvg's message for input that is
+    ///   not SVG, and ``SVGError/noIntrinsicSize(width:height:source:)`` for a document of zero size.
+    public init(data: Data, externalReferences: ExternalReferences = .blocked, source: String? = nil) throws(SVGError) {
+        self.init(unvalidatedData: data, externalReferences: externalReferences, source: source, measuredSize: nil)
+        let size: Size
+        do {
+            // Parsed on this thread's handle cache, so drawing here next reuses the parse.
+            size = try SVGHandleCache.handle(for: self).naturalSize
+        } catch {
+            throw source.map { error.naming(source: $0) } ?? error
+        }
+        measuredSize = size
+    }
+
+    /// Reads and parses the SVG file at `url`.
+    ///
+    /// ```swift
+    /// let folder = url.deletingLastPathComponent()
+    /// let logo = try SVGDocument(contentsOf: url, externalReferences: .allowed(baseDirectory: folder))
+    /// ```
+    public init(contentsOf url: URL, externalReferences: ExternalReferences = .blocked) throws(SVGError) {
+        try self.init(data: try SVGDocument.read(url.path, naming: url.path), externalReferences: externalReferences,
+                      source: url.path)
+    }
+
+    /// A document that has not been parsed yet: batches make these so that a render served
+    /// from the cache never pays for parsing. Drawing parses it and reports its errors.
+    init(unvalidatedData data: Data, externalReferences: ExternalReferences, source: String?,
+         measuredSize: Size? = nil, digest: StableDigest? = nil) {
+        self.data = data
+        self.digest = digest ?? SVGDocument.digest(of: data)
+        if case .allowed(let directory) = externalReferences {
+            self.externalReferences = .allowed(baseDirectory: directory.standardizedFileURL)
+        } else {
+            self.externalReferences = .blocked
+        }
+        self.source = source
+        self.measuredSize = measuredSize
+        mayContainText = SVGDocument.mayContainText(data)
+    }
+
+    /// The same document, allowed to load files inside `baseDirectory`.
+    public func allowingExternalReferences(from baseDirectory: URL) -> SVGDocument {
+        SVGDocument(unvalidatedData: data, externalReferences: .allowed(baseDirectory: baseDirectory), source: source,
+                    measuredSize: measuredSize, digest: digest)
+    }
+
+    /// The size the document gives itself, in SVG pixels (CSS pixels, 96 per inch): its
+    /// `width` and `height`, else its viewBox, else the extent of what it draws — the size
+    /// `rsvg-convert` gives it.
+    public var intrinsicSize: Size {
+        measuredSize ?? (try? SVGHandleCache.handle(for: self).naturalSize) ?? .zero
+    }
+
+    public var description: String {
+        "SVGDocument(\(source ?? "\(data.count) bytes") [\(digest.hex.prefix(8))…])"
+    }
+
+    /// Documents are equal when their bytes and external-reference policy are.
+    public static func == (lhs: SVGDocument, rhs: SVGDocument) -> Bool {
+        lhs.digest == rhs.digest && lhs.externalReferences == rhs.externalReferences && lhs.data == rhs.data
+    }
+
+    /// Hashes the digest: equal documents have equal digests.
+    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+
+    static func digest(of data: Data) -> StableDigest {
+        var sip = SipHash128()
+        // A domain prefix keeps SVG digests apart from every other digest RasterKit makes.
+        sip.write(0x5356_4744_6F63_0001 as UInt64)
+        data.withUnsafeBytes { sip.write($0) }
+        return sip.finalize()
+    }
+
+    /// gzip-compressed documents cannot be scanned cheaply, so they count as having text.
+    private static func mayContainText(_ data: Data) -> Bool {
+        if data.starts(with: [0x1F, 0x8B]) { return true }
+        // `<text` or a prefixed `<svg:text`, scanned by hand: Data's own search is slow on Linux.
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard bytes.count >= 5 else { return false }
+            let open = UInt8(ascii: "<"), colon = UInt8(ascii: ":")
+            for index in 0..<(bytes.count - 4) where bytes[index] == open || bytes[index] == colon {
+                if bytes[index + 1] == UInt8(ascii: "t"), bytes[index + 2] == UInt8(ascii: "e"),
+                   bytes[index + 3] == UInt8(ascii: "x"), bytes[index + 4] == UInt8(ascii: "t") { return true }
+            }
+            return false
+        }
+    }
+
+    /// The largest SVG file read: far beyond any real document, and a bound on what a stray
+    /// path can make RasterKit hold in memory.
+    public static let maximumFileSize = 256 << 20
+
+    /// The file's bytes, or the system's reason (`No such file or directory`) for not reading them.
+    static func read(_ path: String, naming name: String) throws(SVGError) -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: name, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .unreadable(path: name, reason: "not a regular file")
+        }
+        guard info.st_size <= maximumFileSize else {
+            throw .unreadable(path: name, reason: "larger than \(maximumFileSize >> 20) MiB")
+        }
+        var data = Data()
+        data.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: name, reason: String(cString: strerror(errno)))
+            }
+            data.append(contentsOf: chunk[0..<count])
+            if data.count > maximumFileSize {
+                throw .unreadable(path: name, reason: "larger than \(maximumFileSize >> 20) MiB")
+            }
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+}

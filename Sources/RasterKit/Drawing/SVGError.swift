@@ -1,0 +1,41 @@
+/// Why an SVG could not be loaded or drawn. Messages from librsvg are kept word for word.
+///
+/// ```swift
+/// do { _ = try SVGDocument(data: bytes) } catch { print(error) }   // "malformed SVG: …"
+/// ```
+public enum SVGError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadable(path: String, reason: String)
+    /// librsvg could not parse the input (not XML, not SVG, or unsupported); `message` is librsvg's.
+    case malformed(message: String, source: String?)
+    /// The document has no usable size: zero, negative or unmeasurable width or height.
+    case noIntrinsicSize(width: Double, height: Double, source: String?)
+    /// librsvg failed while drawing the document; `message` is librsvg's.
+    case renderFailed(message: String, source: String?)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason):
+            "cannot read SVG '\(path)': \(reason)"
+        case let .malformed(message, source):
+            "malformed SVG\(Self.naming(source)): \(message)"
+        case let .noIntrinsicSize(width, height, source):
+            "SVG\(Self.naming(source)) has no usable size (\(width.compactDescription)×\(height.compactDescription)): "
+                + "give the root <svg> a positive width and height or a viewBox"
+        case let .renderFailed(message, source):
+            "librsvg could not draw the SVG\(Self.naming(source)): \(message)"
+        }
+    }
+
+    private static func naming(_ source: String?) -> String { source.map { " '\($0)'" } ?? "" }
+
+    /// The same error naming `source`, when it does not name one yet.
+    func naming(source: String) -> SVGError {
+        switch self {
+        case .malformed(let message, nil): .malformed(message: message, source: source)
+        case let .noIntrinsicSize(width, height, nil): .noIntrinsicSize(width: width, height: height, source: source)
+        case .renderFailed(let message, nil): .renderFailed(message: message, source: source)
+        default: self
+        }
+    }
+}
