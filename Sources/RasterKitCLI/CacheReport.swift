@@ -1,0 +1,60 @@
+import Foundation
+import RasterKit
+
+/// What a `rasterkit cache` subcommand reports: sorted-key JSON with `--json`, or a few lines.
+/// Fields a subcommand does not report are left out of its JSON.
+struct CacheReport: Encodable {
+    var path: String
+    var entries = 0
+    var bytes = 0
+    /// Entries past their expiry date still in the store.
+    var expired: Int?
+    var types: [DiskCacheTypeSummary]?
+    /// `prune` and `clear`: entries and bytes removed.
+    var removed: Int?
+    var removedBytes: Int?
+    /// `prune`: of the removed, how many were least recently used and how many expired.
+    var evicted: Int?
+    var expiredRemoved: Int?
+
+    var json: String { Self.encode(self) }
+
+    var summary: String {
+        var lines = ["store: \(path)", "entries: \(entries) (\(Self.format(bytes: bytes)))"]
+        if let removed {
+            var line = "removed: \(removed) entries"
+            if let removedBytes { line += " (\(Self.format(bytes: removedBytes)))" }
+            if let evicted, let expiredRemoved { line += ": \(expiredRemoved) expired, \(evicted) least recently used" }
+            lines.append(line)
+        }
+        if let expired, expired > 0 { lines.append("expired: \(expired) (run `rasterkit cache prune` to remove them)") }
+        if let types, !types.isEmpty {
+            lines.append("by type:")
+            for type in types {
+                lines.append("  \(type.typeName): \(type.count) entries, \(Self.format(bytes: type.totalBytes))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `1.5 MiB`, `812 bytes`.
+    static func format(bytes: Int) -> String {
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        guard bytes >= 1024 else { return "\(bytes) bytes" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+
+    /// Sorted-key JSON on one line.
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// `rasterkit`: render manifests and SVG folders, compare images, manage the render cache.
+@main
+struct RasterKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rasterkit",
+        abstract: "Render UI assets with cairo, compare images, and manage RasterKit's render cache.",
+        version: "0.1.0",
+        subcommands: [DiffCommand.self, SVGCommand.self, CacheCommand.self, ReportCommand.self])
+
+    /// Usage mistakes exit with 2 (ArgumentParser's default is 64), as the CLI documents.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: ExitStatus.normalize(error))
+        }
+    }
+}
+
+/// Exit statuses shared by every subcommand: 0 success, 1 some work failed (or images
+/// differ), 2 usage errors and unreadable input.
+enum ExitStatus {
+    static let partialFailure = ExitCode(1)
+    static let usage = ExitCode(2)
+
+    /// Maps ArgumentParser's usage exit code (64) to 2, keeping its message.
+    static func normalize(_ error: any Error) -> any Error {
+        if let code = error as? ExitCode { return code }
+        let code = RasterKitCommand.exitCode(for: error)
+        guard code == .validationFailure else { return error }
+        let message = RasterKitCommand.fullMessage(for: error)
+        if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        return usage
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import RasterKitTesting
+
+/// `rasterkit report <artifacts-dir> --out report.html`: one page of every golden failure.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write an HTML page of the golden failures in an artifacts directory.",
+        discussion: "The directory is where failed golden assertions leave their images, "
+            + ".build/rasterkit-artifacts by default. Failures are sorted by their share of differing pixels.")
+
+    @Argument(help: "The artifacts directory.")
+    var artifacts: String
+
+    @Option(name: .long, help: "Where to write the page.")
+    var out: String = "report.html"
+
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: artifacts, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(artifacts) is not a directory")
+        }
+        guard !out.isEmpty else { throw ValidationError("--out needs a file name") }
+    }
+
+    func run() throws {
+        let report = try GoldenReport(artifactsDirectory: URL(fileURLWithPath: artifacts, isDirectory: true))
+        let destination = URL(fileURLWithPath: out)
+        do {
+            try report.html().write(to: destination, atomically: true, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot write \(out): \(error.localizedDescription)")
+        }
+        print("\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") → \(destination.path)")
+    }
+}

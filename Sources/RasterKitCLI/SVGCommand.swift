@@ -1,0 +1,169 @@
+import ArgumentParser
+import Foundation
+import RasterKit
+
+/// `rasterkit svg icons/ --size 24 --size 48 --scale 1 --scale 2 --out build/icons`: every SVG
+/// at every size and scale, rendered in parallel in this process, unchanged ones from the cache.
+///
+/// Exits 0 when every output was written, 1 when some failed (the others are still written),
+/// 2 for usage mistakes and inputs or output folders that cannot be used.
+struct SVGCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "svg",
+        abstract: "Render SVG files to PNG at several sizes and scales.",
+        discussion: """
+            Writes <name>-<size>.png at scale 1 and <name>-<size>@<S>x.png otherwise, mirroring the \
+            subfolders of folder inputs under --out. Outputs whose SVG, size, scale, mode and tint are \
+            unchanged since the last run into the same folder are left as they are. Each file is written \
+            under a temporary name and renamed, so an interrupted run never leaves a half-written PNG. \
+            Exits 0 when everything was written, 1 when some outputs failed (the rest are still \
+            written), 2 for usage errors.
+            """)
+
+    @Argument(help: "SVG files, or folders searched for .svg files at any depth.")
+    var inputs: [String] = []
+
+    @Option(name: .customLong("size"), parsing: .unconditionalSingleValue,
+            help: "A size in points (square); repeat for several.")
+    var sizes: [Double] = []
+
+    @Option(name: .customLong("scale"), parsing: .unconditionalSingleValue,
+            help: "Pixels per point; repeat for several (default 1).")
+    var scales: [Double] = []
+
+    @Option(help: "The folder to write PNGs into (created if missing).")
+    var out: String
+
+    @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Paint every painted pixel in this colour, keeping its alpha (hex, e.g. FFFFFF or #1C71D8).")
+    var tint: String?
+
+    @Option(help: "How each SVG is placed in the square; stretch matches rsvg-convert -w N -h N.")
+    var mode: ContentModeArgument = .stretch
+
+    @Option(help: "The render cache to read and update.")
+    var cache: String?
+
+    @Flag(name: .customLong("no-cache"),
+          help: "Use no render cache on disk, and render every output again, even those already up to date.")
+    var noCache = false
+
+    @Flag(name: .customLong("allow-external-references"),
+          help: "Let each SVG load images and other files from its own folder (off: nothing outside the SVG loads).")
+    var allowExternalReferences = false
+
+    @Flag(help: "Print the summary as one JSON object, and no progress.")
+    var json = false
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one SVG file or folder") }
+        guard !sizes.isEmpty else { throw ValidationError("give at least one --size") }
+        for size in sizes where !(size.isFinite && size > 0) {
+            throw ValidationError("--size must be a number greater than 0, not \(size)")
+        }
+        for scale in scales where !(scale.isFinite && scale > 0) {
+            throw ValidationError("--scale must be a number greater than 0, not \(scale)")
+        }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
+        if let tint { _ = try Self.parseTint(tint) }
+    }
+
+    func run() throws {
+        let batch = SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes,
+                             scales: scales.isEmpty ? [1] : scales, contentMode: mode.contentMode,
+                             tint: try tint.map(Self.parseTint), allowsExternalReferences: allowExternalReferences)
+        let outputs: [BatchOutput]
+        do { outputs = try batch.outputs() } catch { fail(error.description) }
+        let directory = URL(fileURLWithPath: out)
+        do { try Self.prepareOutputFolder(directory) } catch { fail(error.description) }
+        let progress = ProgressBar(style: .forStandardError(silent: json))
+        // The cache opens only when something must be rendered: a run with every output up to
+        // date never touches it. --no-cache renders everything again.
+        let (cache, noCache) = (cache, noCache)
+        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: !noCache) {
+            try Self.makeRasterizer(cachePath: cache, noCache: noCache)
+        }
+        let summary = renderer.run(outputs, into: directory, progress: progress.update)
+        progress.finish()
+        Self.finishRendering(with: renderer.rasterizer)
+        BatchSummaryPrinter.print(summary, json: json)
+        if summary.failed > 0 { throw ExitStatus.partialFailure }
+    }
+
+    // MARK: The render cache (the one place it is set up)
+
+    /// The rasterizer the batch renders with, made when the first output needs rendering.
+    /// Without `--no-cache`, renders are meant to come from and go to the disk store at
+    /// `cachePath` (or its default location); until that tier is connected here, memory alone
+    /// serves repeats within a run.
+    static func makeRasterizer(cachePath: String?, noCache: Bool) throws -> Rasterizer {
+        _ = (cachePath, noCache)
+        return Rasterizer(cache: RasterCache(memoryLimit: 128 << 20))
+    }
+
+    /// Called once after the batch, with the rasterizer if one was made: where pending disk
+    /// writes are flushed before the process exits.
+    static func finishRendering(with rasterizer: Rasterizer?) {
+        _ = rasterizer
+    }
+
+    /// Creates `--out` if needed and checks it is a folder this process can write.
+    static func prepareOutputFolder(_ directory: URL) throws(OutputFolderError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw OutputFolderError(path: directory.relativePath, reason: "it cannot be created (\(reason(error)))")
+        }
+        guard access(directory.path, W_OK | X_OK) == 0 else {
+            throw OutputFolderError(path: directory.relativePath, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    struct OutputFolderError: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+        var description: String { "cannot write to the output folder '\(path)': \(reason)" }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+
+    /// `RRGGBB`, `#RRGGBB`, and the other forms `Color(hex:)` reads, with or without `#`.
+    static func parseTint(_ text: String) throws -> Color {
+        do { return try Color(hex: text.hasPrefix("#") ? text : "#" + text) } catch {
+            throw ValidationError("--tint '\(text)' is not a hex colour such as 1C71D8 or #1C71D8")
+        }
+    }
+
+    /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2.
+    private func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("rasterkit svg: \(message)\n".utf8))
+        if json { print(BatchSummaryPrinter.encodeError(message)) }
+        Self.exit(withError: ExitStatus.usage)
+    }
+}
+
+/// `--mode` values.
+enum ContentModeArgument: String, ExpressibleByArgument, CaseIterable {
+    case stretch
+    case aspectFit = "aspect-fit"
+    case aspectFill = "aspect-fill"
+    case center
+
+    var contentMode: ContentMode {
+        switch self {
+        case .stretch: .stretch
+        case .aspectFit: .aspectFit
+        case .aspectFill: .aspectFill
+        case .center: .center
+        }
+    }
+}

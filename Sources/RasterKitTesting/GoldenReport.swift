@@ -1,0 +1,124 @@
+import Foundation
+
+/// The failed golden assertions found in an artifacts directory (one folder per golden with
+/// `result.json`, `expected.png`, `actual.png`, `diff.png`), as one self-contained HTML page.
+///
+/// ```swift
+/// let report = try GoldenReport(artifactsDirectory: URL(fileURLWithPath: ".build/rasterkit-artifacts"))
+/// try report.html().write(to: URL(fileURLWithPath: "report.html"), atomically: true, encoding: .utf8)
+/// ```
+public struct GoldenReport: Sendable {
+    /// One failed golden and its pictures.
+    public struct Failure: Sendable {
+        public var identifier: String
+        public var message: String
+        public var golden: String
+        /// Share of differing pixels; nil when the sizes differed (shown first).
+        public var ratio: Double?
+        public var differentPixels: Int?
+        public var totalPixels: Int?
+        public var expected: Data?
+        public var actual: Data?
+        public var diff: Data?
+    }
+
+    /// Failures, the largest share of differing pixels first.
+    public let failures: [Failure]
+    /// Folders that were skipped, with the reason (unreadable or incomplete artifacts).
+    public let skipped: [(folder: String, reason: String)]
+
+    /// Reads every artifact folder directly inside `artifactsDirectory`.
+    public init(artifactsDirectory: URL) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: artifactsDirectory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GoldenReportError.notADirectory(artifactsDirectory.path)
+        }
+        var failures: [Failure] = [], skipped: [(String, String)] = []
+        let folders = try manager.contentsOfDirectory(at: artifactsDirectory, includingPropertiesForKeys: nil)
+            .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        for folder in folders {
+            do {
+                let summary = try JSONDecoder().decode(FailureArtifacts.Summary.self,
+                                                       from: Data(contentsOf: folder.appendingPathComponent("result.json")))
+                func image(_ name: String) -> Data? { try? Data(contentsOf: folder.appendingPathComponent(name)) }
+                guard let actual = image("actual.png") else {
+                    skipped.append((folder.lastPathComponent, "no actual.png"))
+                    continue
+                }
+                failures.append(Failure(identifier: summary.identifier, message: summary.message, golden: summary.golden,
+                                        ratio: summary.ratio, differentPixels: summary.differentPixels,
+                                        totalPixels: summary.totalPixels, expected: image("expected.png"), actual: actual,
+                                        diff: image("diff.png")))
+            } catch {
+                skipped.append((folder.lastPathComponent, "no readable result.json"))
+            }
+        }
+        self.failures = failures.sorted { ($0.ratio ?? 2, $1.identifier) > ($1.ratio ?? 2, $0.identifier) }
+        self.skipped = skipped
+    }
+
+    /// The page: a summary, then each failure with expected, actual and diff side by side, and a
+    /// slider and an onion-skin view to compare expected with actual. Images are embedded.
+    public func html() -> String {
+        var body = ""
+        for (index, failure) in failures.enumerated() {
+            body += section(failure, index: index)
+        }
+        let count = failures.count
+        let heading = count == 0 ? "No golden failures" : "\(count) golden failure\(count == 1 ? "" : "s")"
+        let skippedNote = skipped.isEmpty ? "" : "<p class=\"note\">Skipped: "
+            + skipped.map { "\(escape($0.folder)) (\(escape($0.reason)))" }.joined(separator: ", ") + "</p>"
+        return ReportTemplate.page(title: heading, summary: skippedNote, body: body)
+    }
+
+    private func section(_ failure: Failure, index: Int) -> String {
+        let ratio = failure.ratio.map { String(format: "%.4f%%", $0 * 100) } ?? "size differs"
+        let pixels = failure.differentPixels.map { "\($0) of \(failure.totalPixels ?? 0) pixels" } ?? ""
+        func figure(_ label: String, _ data: Data?) -> String {
+            guard let data else { return "<figure><figcaption>\(label)</figcaption><div class=\"missing\">none</div></figure>" }
+            return "<figure><figcaption>\(label)</figcaption><img src=\"\(dataURL(data))\" alt=\"\(label)\"></figure>"
+        }
+        var compare = ""
+        if let expected = failure.expected, let actual = failure.actual {
+            compare = """
+            <div class="compare" data-index="\(index)">
+              <div class="modes"><label><input type="radio" name="mode\(index)" value="slider" checked> Slider</label>
+              <label><input type="radio" name="mode\(index)" value="onion"> Onion skin</label></div>
+              <div class="stage"><img class="under" src="\(dataURL(expected))" alt="expected">
+              <img class="over" src="\(dataURL(actual))" alt="actual"><div class="divider"></div></div>
+              <input class="amount" type="range" min="0" max="100" value="50" aria-label="expected ↔ actual">
+              <div class="legend"><span>expected</span><span>actual</span></div>
+            </div>
+            """
+        }
+        return """
+        <section>
+          <h2>\(escape(failure.identifier)) <span class="ratio">\(ratio)</span></h2>
+          <p class="stats">\(pixels) · golden <code>\(escape(failure.golden))</code></p>
+          <pre>\(escape(failure.message))</pre>
+          <div class="row">\(figure("expected", failure.expected))\(figure("actual", failure.actual))\(figure("diff", failure.diff))</div>
+          \(compare)
+        </section>
+        """
+    }
+
+    private func dataURL(_ data: Data) -> String { "data:image/png;base64," + data.base64EncodedString() }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// Why a report could not be made.
+public enum GoldenReportError: Error, Sendable, CustomStringConvertible {
+    case notADirectory(String)
+
+    public var description: String {
+        switch self {
+        case .notADirectory(let path): "\(path) is not a directory of golden failure artifacts"
+        }
+    }
+}

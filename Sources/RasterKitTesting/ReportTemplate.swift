@@ -1,0 +1,67 @@
+/// The page around the report's sections: styles and the small script behind the slider and
+/// onion-skin views. No external resources, so the file can be mailed or archived as is.
+enum ReportTemplate {
+    static func page(title: String, summary: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>RasterKit — \(title)</title>
+        <style>
+        :root { color-scheme: light; --ink: #0f172a; --muted: #64748b; --line: #e2e8f0; --accent: #2f6feb; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 14px/1.45 system-ui, "DejaVu Sans", sans-serif; color: var(--ink); background: #f8fafc; }
+        header { padding: 24px 32px; background: #fff; border-bottom: 1px solid var(--line); }
+        header h1 { margin: 0; font-size: 22px; }
+        .note { color: var(--muted); }
+        main { padding: 24px 32px; display: grid; gap: 24px; }
+        section { background: #fff; border: 1px solid var(--line); border-radius: 12px; padding: 20px 24px; }
+        h2 { margin: 0 0 4px; font-size: 16px; display: flex; gap: 12px; align-items: baseline; }
+        .ratio { font-size: 13px; color: #b42323; background: #fdecec; border-radius: 999px; padding: 2px 10px; }
+        .stats { margin: 0 0 8px; color: var(--muted); }
+        pre { white-space: pre-wrap; background: #f1f5f9; padding: 10px 12px; border-radius: 8px; font-size: 12px; }
+        .row { display: flex; gap: 16px; flex-wrap: wrap; align-items: flex-start; }
+        figure { margin: 0; }
+        figcaption { font-size: 12px; color: var(--muted); margin-bottom: 4px; text-transform: uppercase; letter-spacing: .04em; }
+        img { display: block; max-width: 100%; image-rendering: pixelated;
+              background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; border: 1px solid var(--line); }
+        .missing { padding: 24px; border: 1px dashed var(--line); color: var(--muted); }
+        .compare { margin-top: 16px; display: inline-block; }
+        .modes { display: flex; gap: 16px; margin-bottom: 8px; }
+        .stage { position: relative; display: inline-block; }
+        .stage .over { position: absolute; top: 0; left: 0; }
+        .divider { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--accent); pointer-events: none; }
+        .amount { width: 100%; }
+        .legend { display: flex; justify-content: space-between; font-size: 12px; color: var(--muted); }
+        </style>
+        </head>
+        <body>
+        <header><h1>\(title)</h1>\(summary)</header>
+        <main>
+        \(body)
+        </main>
+        <script>
+        for (const compare of document.querySelectorAll('.compare')) {
+          const over = compare.querySelector('.over'), divider = compare.querySelector('.divider');
+          const amount = compare.querySelector('.amount');
+          const update = () => {
+            const mode = compare.querySelector('input[type=radio]:checked').value, value = amount.value;
+            if (mode === 'slider') {
+              over.style.opacity = 1; over.style.clipPath = `inset(0 0 0 ${value}%)`;
+              divider.style.display = 'block'; divider.style.left = `${value}%`;
+            } else {
+              over.style.clipPath = 'none'; over.style.opacity = value / 100; divider.style.display = 'none';
+            }
+          };
+          amount.addEventListener('input', update);
+          for (const radio of compare.querySelectorAll('input[type=radio]')) radio.addEventListener('change', update);
+          update();
+        }
+        </script>
+        </body>
+        </html>
+        """
+    }
+}

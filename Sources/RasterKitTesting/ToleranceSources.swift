@@ -1,0 +1,44 @@
+import Foundation
+
+/// The tolerance a golden assertion uses, and where each of its values came from: the call's
+/// `tolerance:` argument, an environment variable, or the default.
+struct ResolvedTolerance {
+    var tolerance: Tolerance
+    var thresholdSource: String
+    var pixelsSource: String
+    var ratioSource: String
+
+    /// Argument first, then `RASTERKIT_THRESHOLD`, `RASTERKIT_MAX_DIFFERENT_PIXELS`,
+    /// `RASTERKIT_MAX_DIFFERENT_RATIO`, then the defaults.
+    init(argument: Tolerance?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let argument {
+            tolerance = argument
+            thresholdSource = "tolerance: argument"
+            pixelsSource = thresholdSource
+            ratioSource = thresholdSource
+            return
+        }
+        tolerance = Tolerance()
+        thresholdSource = "default"
+        pixelsSource = "default"
+        ratioSource = "default"
+        if let text = environment["RASTERKIT_THRESHOLD"], let value = Double(text), value.isFinite, (0...1).contains(value) {
+            tolerance.threshold = value
+            thresholdSource = "RASTERKIT_THRESHOLD"
+        }
+        if let text = environment["RASTERKIT_MAX_DIFFERENT_PIXELS"], let value = Int(text), value >= 0 {
+            tolerance.maxDifferentPixels = value
+            pixelsSource = "RASTERKIT_MAX_DIFFERENT_PIXELS"
+        }
+        if let text = environment["RASTERKIT_MAX_DIFFERENT_RATIO"], let value = Double(text), value.isFinite, (0...1).contains(value) {
+            tolerance.maxDifferentRatio = value
+            ratioSource = "RASTERKIT_MAX_DIFFERENT_RATIO"
+        }
+    }
+
+    var summary: String {
+        "threshold \(tolerance.threshold) (\(thresholdSource)), at most \(tolerance.maxDifferentPixels) pixels (\(pixelsSource)) "
+            + "and a ratio of \(tolerance.maxDifferentRatio) (\(ratioSource))"
+            + (tolerance.includeAA ? ", anti-aliased pixels included" : "")
+    }
+}

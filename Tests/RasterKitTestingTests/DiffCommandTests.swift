@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import RasterKitTesting
+
+/// End-to-end tests of `rasterkit diff`, running the built binary.
+@Suite struct DiffCommandTests {
+    typealias T = TestImages
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// stdout parsed as the JSON object `--json` prints.
+        func json() throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+            return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout)")
+        }
+    }
+
+    /// The `rasterkit` binary beside the running test executable (the build's products directory).
+    static func binary() throws -> URL {
+        let candidates = [
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ].map { $0.appendingPathComponent("rasterkit") }
+        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return try #require(found, "no rasterkit at \(candidates.map(\.path)); build the rasterkit product first")
+    }
+
+    func rasterkit(_ arguments: String...) throws -> Run {
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = ["diff"] + arguments
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // The outputs are a few lines, far below a pipe's buffer, so reading them in turn cannot block.
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                   stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func identicalImagesExitZero() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.black(whiteAt: [(2, 2)]), "a.png")
+        let b = try dir.write(T.black(whiteAt: [(2, 2)]), "b.png")
+        let run = try rasterkit(a, b, "--json")
+        #expect(run.status == 0)
+        let json = try run.json()
+        #expect(json["identical"] as? Bool == true)
+        #expect(json["withinTolerance"] as? Bool == true)
+        #expect(json["differentPixels"] as? Int == 0)
+        #expect(json["output"] is NSNull)
+
+        let human = try rasterkit(a, b)
+        #expect(human.status == 0 && human.stdout.hasPrefix("identical: 10×10"))
+    }
+
+    @Test func differentImagesExitOneWithCounts() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.black(whiteAt: []), "a.png")
+        let b = try dir.write(T.black(whiteAt: [(1, 1), (5, 5), (8, 2)]), "b.png")
+        let run = try rasterkit(a, b, "--json")
+        #expect(run.status == 1)
+        let json = try run.json()
+        #expect(json["differentPixels"] as? Int == 3)
+        #expect(json["totalPixels"] as? Int == 100)
+        #expect(json["ratio"] as? Double == 0.03)
+        #expect(json["width"] as? Int == 10 && json["height"] as? Int == 10)
+        #expect(json["identical"] as? Bool == false && json["withinTolerance"] as? Bool == false)
+
+        #expect(try rasterkit(a, b).stdout.hasPrefix("different: 3 of 100 pixels differ"))
+        #expect(try rasterkit(a, b, "--max-different-pixels", "3").status == 0)
+        #expect(try rasterkit(a, b, "--max-different-pixels", "2").status == 1)
+        #expect(try rasterkit(a, b, "--max-different-ratio", "0.03").status == 0)
+        #expect(try rasterkit(a, b, "--max-different-ratio", "0.029").status == 1)
+        #expect(try rasterkit(a, b, "--max-different-pixels", "9", "--max-different-ratio", "0.03").status == 0)
+        #expect(try rasterkit(a, b, "--max-different-pixels", "9", "--max-different-ratio", "0.02").status == 1)
+        #expect(try rasterkit(a, b, "--threshold", "1").status == 0)
+    }
+
+    @Test func outputIsWrittenWithTheChosenColours() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.black(whiteAt: [(2, 2)]), "a.png")
+        let b = try dir.write(T.black(whiteAt: [(7, 7)]), "b.png")
+        let output = dir.path("diff.png")
+        let run = try rasterkit(a, b, "--output", output, "--diff-color", "00FF00", "--diff-color-alt", "#0000ff",
+                                "--alpha", "0", "--json")
+        #expect(run.status == 1)
+        #expect(try run.json()["output"] as? String == output)
+        let diff = try RGBABitmap(pngData: Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(diff[7, 7] == T.green)
+        #expect(diff[2, 2] == RGBA8(red: 0, green: 0, blue: 255, alpha: 255))
+        #expect(diff[0, 0] == T.white)
+        // Only the diff image is left in the directory: the temporary file was renamed into place.
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+        #expect(files == ["a.png", "b.png", "diff.png"])
+
+        let mask = dir.path("mask.png")
+        #expect(try rasterkit(a, a, "--diff-mask", "-o", mask).status == 0)
+        let maskImage = try RGBABitmap(pngData: Data(contentsOf: URL(fileURLWithPath: mask)))
+        #expect(maskImage == T.solid(T.clear, width: 10, height: 10))
+    }
+
+    @Test func sizeMismatchExitsOneNamingBothSizes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.solid(T.black, width: 4, height: 3), "a.png")
+        let b = try dir.write(T.solid(T.black, width: 3, height: 4), "b.png")
+        let run = try rasterkit(a, b, "--json")
+        #expect(run.status == 1)
+        let error = try #require(try run.json()["error"] as? String)
+        #expect(error.contains("4×3") && error.contains("3×4"))
+        #expect(try rasterkit(a, b).stderr.contains("expected 4×3, actual 3×4"))
+    }
+
+    @Test func unreadableInputExitsTwo() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.solid(T.black), "a.png")
+        let text = dir.path("notes.png")
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: text))
+
+        let missing = try rasterkit(a, dir.path("missing.png"))
+        #expect(missing.status == 2 && missing.stderr.contains("missing.png"))
+        let notPNG = try rasterkit(text, a)
+        #expect(notPNG.status == 2 && notPNG.stderr.contains("notes.png"))
+        #expect(try rasterkit(text, a, "--json").json()["error"] is String)
+    }
+
+    @Test func badFlagsExitTwo() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.solid(T.black), "a.png")
+        let badColour = try rasterkit(a, a, "--diff-color", "GG0000")
+        #expect(badColour.status == 2 && badColour.stderr.contains("GG0000"))
+        #expect(try rasterkit(a, a, "--aa-color", "#12345").status == 2)
+        #expect(try rasterkit(a, a, "--threshold", "1.5").status == 2)
+        #expect(try rasterkit(a, a, "--alpha", "-0.1").status == 2)
+        #expect(try rasterkit(a, a, "--max-different-pixels", "-1").status == 2)
+        #expect(try rasterkit(a, a, "--max-different-ratio", "nan").status == 2)
+        #expect(try rasterkit(a).status == 2)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import RasterKitTesting
+
+@Suite struct GoldenReportTests {
+    /// Leaves artifacts for two failing goldens: one with few differing pixels, one with many.
+    private func makeArtifacts() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-report-\(UUID().uuidString.prefix(8))")
+        let goldens = root.appendingPathComponent("Goldens"), artifacts = root.appendingPathComponent("artifacts")
+        for (test, changed) in [("few", 1.0), ("many", 8.0)] {
+            let golden = try RasterImage(size: Size(10)) { $0.fillAll(with: .color(.white)) }
+            let actual = try RasterImage(size: Size(10)) { canvas in
+                canvas.fillAll(with: .color(.white))
+                canvas.fill(Path(rect: Rect(x: 0, y: 0, width: changed, height: changed)), with: .color(.red))
+            }
+            let url = goldens.appendingPathComponent("GoldenReportTests/\(test)@1x.png")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try golden.pngData().write(to: url)
+            withKnownIssue {
+                try GoldenRendering.assert(actual, name: nil, tolerance: nil, goldensDirectory: goldens,
+                                           location: .init(fileID: #fileID, filePath: #filePath, line: 1, column: 1),
+                                           function: "\(test)()", environment: ["RASTERKIT_ARTIFACTS": artifacts.path])
+            }
+        }
+        // A folder that is not an artifact folder is skipped, not fatal.
+        try FileManager.default.createDirectory(at: artifacts.appendingPathComponent("stray"), withIntermediateDirectories: true)
+        return artifacts
+    }
+
+    @Test func failuresAreSortedByRatioWithEmbeddedImages() throws {
+        let report = try GoldenReport(artifactsDirectory: makeArtifacts())
+        #expect(report.failures.map(\.identifier) == ["GoldenReportTests/many@1x", "GoldenReportTests/few@1x"])
+        #expect(report.skipped.map(\.folder) == ["stray"])
+        let html = report.html()
+        #expect(html.contains("2 golden failures"))
+        let many = try #require(html.range(of: "GoldenReportTests/many@1x")), few = try #require(html.range(of: "GoldenReportTests/few@1x"))
+        #expect(many.lowerBound < few.lowerBound)
+        #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 2 * 5)  // 3 figures + 2 in the comparison
+        #expect(html.contains("type=\"range\"") && html.contains("Onion skin"))
+        #expect(!html.contains("http://") && !html.contains("https://"))  // self-contained
+    }
+
+    @Test func aMissingDirectoryIsAnError() {
+        #expect(throws: GoldenReportError.self) { try GoldenReport(artifactsDirectory: URL(fileURLWithPath: "/no/such/folder")) }
+    }
+
+    @Test func theCommandWritesThePage() throws {
+        let artifacts = try makeArtifacts()
+        let page = artifacts.deletingLastPathComponent().appendingPathComponent("report.html")
+        let ok = try CLI.run(["report", artifacts.path, "--out", page.path])
+        #expect(ok.status == 0 && ok.stdout.contains("2 failures"))
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("<!DOCTYPE html>"))
+        #expect(try CLI.run(["report", "/no/such/folder", "--out", page.path]).status == 2)
+        #expect(try CLI.run(["report"]).status == 2)
+    }
+}
