@@ -42,10 +42,13 @@ let package = Package(
                 "RasterKit", "RasterKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Example components drawn with Canvas, used by the demo, the goldens and the benchmarks.
+        .target(name: "RasterKitExamples", dependencies: ["RasterKit"], path: "Examples/Components"),
+        .executableTarget(name: "RasterKitDemo", dependencies: ["RasterKit", "RasterKitExamples"], path: "Examples/Demo"),
         // A small executable the tests spawn to check behaviour across processes.
         .executableTarget(name: "RasterKitProbe", dependencies: ["RasterKit"], path: "Tests/RasterKitProbe"),
         .testTarget(
-            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitProbe"],
+            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe"],
             exclude: ["Fixtures"]),
         .testTarget(name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitCLI"]),
     ]

@@ -3,14 +3,6 @@ import Synchronization
 import Testing
 @testable import RasterKit
 
-/// Waits (polling) until `condition` holds, for at most 10 seconds.
-private func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<10_000 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
-}
 
 @Suite struct AsyncRenderingTests {
     @Test func thousandTasksOverTenKeysGiveTenDraws() async throws {

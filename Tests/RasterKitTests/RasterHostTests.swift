@@ -4,13 +4,6 @@ import Synchronization
 import Testing
 @testable import RasterKit
 
-private func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<10_000 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
-}
 
 /// A component whose draw can be held open per label.
 private struct Slow: Rasterizable {

@@ -14,10 +14,11 @@ final class Gate: Sendable {
     private let opened = Mutex(false)
     private let entered = Counter()
 
-    /// Blocks the calling (draw) thread until `open()`, or 10 seconds as a safety net.
+    /// Blocks the calling (draw) thread until `open()`, or 60 seconds as a safety net against a
+    /// hung test (long, so a heavily loaded machine never opens it early).
     func pass() {
         entered.increment()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !opened.withLock({ $0 }), Date() < deadline { usleep(200) }
     }
 
@@ -26,14 +27,24 @@ final class Gate: Sendable {
     /// How many draws have reached the gate.
     var arrivals: Int { entered.count }
 
-    /// Waits until `condition` holds, or 10 seconds; returns whether it held.
+    /// Waits until `condition` holds, or 30 seconds; returns whether it held.
     @discardableResult
     static func wait(until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while !condition() {
             if Date() > deadline { return false }
             usleep(200)
         }
         return true
     }
+}
+
+/// Waits (polling) until `condition` holds, for at most 30 seconds of wall time.
+func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
 }

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Turns a package-benchmark JMH export into the figures RasterKit's issues ask for: each is a
+ratio against a baseline measured in the same run (or, where an issue gives an absolute bound,
+that bound). Usage: python3 Benchmarks/ratios.py [directory or .jmh.json file]."""
+import glob, json, os, sys
+
+UNITS = {"ns": 1, "μs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def load(path):
+    if os.path.isdir(path):
+        files = sorted(glob.glob(os.path.join(path, "*.jmh.json")), key=os.path.getmtime)
+        if not files:
+            sys.exit(f"no .jmh.json export in {path}; run the benchmarks with --format jmh first")
+        path = files[-1]
+    results = {}
+    for entry in json.load(open(path)):
+        # package.benchmark.<Target>.<name>, with spaces written as underscores
+        name = entry["benchmark"].split(".", 3)[-1].replace("_", " ")
+        metrics = dict(entry.get("secondaryMetrics", {}))
+        metrics["primary"] = entry["primaryMetric"]
+        results[name] = metrics
+    return path, results
+
+
+def find(results, suffix):
+    for name, metrics in results.items():
+        if name.endswith(suffix):
+            return metrics
+    return None
+
+
+def wall_ns(results, name, percentile="50.0"):
+    metrics = find(results, name)
+    if metrics is None or "Time (wall clock)" not in metrics:
+        return None
+    metric = metrics["Time (wall clock)"]
+    return metric["scorePercentiles"][percentile] * UNITS.get(metric["scoreUnit"], 1)
+
+
+def custom(results, name, metric):
+    metrics = find(results, name)
+    if metrics is None or metric not in metrics:
+        return None
+    return metrics[metric]["scorePercentiles"]["50.0"]
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+# (issue, what, value function, formatter, bound test, bound text)
+CHECKS = [
+    (2, "Canvas composite vs direct cairo (time ratio)",
+     lambda r: ratio(wall_ns(r, "Canvas composite"), wall_ns(r, "cairo composite (baseline)")), "{:.3f}×", lambda v: v <= 1.05, "≤ 1.05×"),
+]
+for image in ["1024² opaque screen", "1024² transparent sprites"]:
+    CHECKS += [
+        (2, f"PNG encode {image}: cairo time ÷ RasterKit time",
+         lambda r, i=image: ratio(wall_ns(r, f"cairo PNG encode: {i} (baseline)"), wall_ns(r, f"PNG encode: {i}")), "{:.2f}×", lambda v: v >= 1.0, "≥ 1.00×"),
+        (2, f"PNG size {image}: RasterKit ÷ cairo",
+         lambda r, i=image: ratio(custom(r, f"PNG encode: {i}", "PNG bytes"), custom(r, f"cairo PNG encode: {i} (baseline)", "PNG bytes")), "{:.3f}×", lambda v: v <= 1.02, "≤ 1.02×"),
+    ]
+CHECKS += [
+    (3, "cache key, 6 state key paths: median", lambda r: wall_ns(r, "cache key: 6 state key paths"), "{:.0f} ns", lambda v: v <= 1000, "≤ 1000 ns"),
+    (3, "cache key: naive Mirror walk ÷ RasterKit",
+     lambda r: ratio(wall_ns(r, "cache key: naive Mirror walk (baseline)"), wall_ns(r, "cache key: 6 state key paths")), "{:.1f}×", lambda v: v >= 20, "≥ 20×"),
+    (3, "memory-cache hits per second (one core)",
+     lambda r: None if wall_ns(r, "memory-cache hit (key + lookup + image)") is None else 1e9 / wall_ns(r, "memory-cache hit (key + lookup + image)"),
+     "{:,.0f}/s", lambda v: v >= 500_000, "≥ 500,000/s"),
+    (3, "nine-slice 1000² pt @2x: full draw time ÷ stretch time",
+     lambda r: ratio(wall_ns(r, "draw at full size (baseline)"), wall_ns(r, "stretch minimum frame")), "{:.1f}×", lambda v: v >= 10, "≥ 10×"),
+    (3, "nine-slice 1000² pt @2x: full-size bytes ÷ cached bytes",
+     lambda r: ratio(custom(r, "draw at full size (baseline)", "cached bytes"), custom(r, "stretch minimum frame", "cached bytes")), "{:.0f}×", lambda v: v >= 100, "≥ 100×"),
+    (4, "1000 requests over 100 keys ÷ ideal (serial draws ÷ cores)",
+     lambda r: ratio(wall_ns(r, "1000 concurrent requests over 100 keys"),
+                     None if wall_ns(r, "ideal, 100 draws serially ÷ cores (baseline)") is None
+                     else wall_ns(r, "ideal, 100 draws serially ÷ cores (baseline)") / (os.cpu_count() or 1)),
+     "{:.2f}×", lambda v: v <= 1.25, "≤ 1.25×"),
+    (4, "coalescing cost per waiter",
+     lambda r: None if wall_ns(r, "one draw, 1000 extra waiters") is None or wall_ns(r, "one draw, 0 extra waiters") is None
+     else (wall_ns(r, "one draw, 1000 extra waiters") - wall_ns(r, "one draw, 0 extra waiters")) / 1000 / 1000, "{:.2f} µs", lambda v: v <= 5, "≤ 5 µs"),
+    (7, "identical 2048² images: compare time", lambda r: None if wall_ns(r, "ImageDiff: identical 2048² images") is None
+     else wall_ns(r, "ImageDiff: identical 2048² images") / 1e6, "{:.2f} ms", lambda v: v <= 2, "≤ 2 ms"),
+    (7, "full diff 2048²: ImageMagick compare ÷ rasterkit diff (commands)",
+     lambda r: ratio(wall_ns(r, "ImageMagick compare -metric AE 2048² (baseline)"), wall_ns(r, "rasterkit diff 2048² (command, with PNG decoding)")),
+     "{:.2f}×", lambda v: v >= 2, "≥ 2×"),
+]
+
+
+def main():
+    path, results = load(sys.argv[1] if len(sys.argv) > 1 else "Benchmarks")
+    print(f"From {path} ({len(results)} benchmarks, {os.cpu_count()} cores)\n")
+    failures = 0
+    for issue, what, value, fmt, ok, bound in CHECKS:
+        v = value(results)
+        if v is None:
+            continue
+        passed = ok(v)
+        failures += not passed
+        print(f"  {'ok  ' if passed else 'FAIL'}  #{issue}  {what}: {fmt.format(v)}  (needs {bound})")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
