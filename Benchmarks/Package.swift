@@ -11,7 +11,7 @@ import PackageDescription
 let rasterKitPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .lastPathComponent.lowercased()
 
-let benchmarkTargets = ["Drawing", "StateKeys", "Scheduling", "Diff"]
+let benchmarkTargets = ["Drawing", "StateKeys", "Scheduling", "Diff", "DiskStore"]
 
 let package = Package(
     name: "RasterKitBenchmarks",

@@ -80,6 +80,12 @@ CHECKS += [
     (4, "coalescing cost per waiter",
      lambda r: None if wall_ns(r, "one draw, 1000 extra waiters") is None or wall_ns(r, "one draw, 0 extra waiters") is None
      else (wall_ns(r, "one draw, 1000 extra waiters") - wall_ns(r, "one draw, 0 extra waiters")) / 1000 / 1000, "{:.2f} µs", lambda v: v <= 5, "≤ 5 µs"),
+    (5, "96² pt @2x icon: draw time ÷ disk hit time",
+     lambda r: ratio(wall_ns(r, "draw: 96² pt @2x icon (baseline)"), wall_ns(r, "disk hit: 96² pt @2x icon (read + decode)")), "{:.1f}×", lambda v: v >= 5, "≥ 5×"),
+    (5, "10,000 × 4 KiB reads: files ÷ store",
+     lambda r: ratio(wall_ns(r, "files: read 10,000 × 4 KiB (baseline)"), wall_ns(r, "store: read 10,000 × 4 KiB")), "{:.2f}×", lambda v: v >= 1.3, "≥ 1.3×"),
+    (5, "10,000 × 4 KiB writes: files ÷ store",
+     lambda r: ratio(wall_ns(r, "files: write 10,000 × 4 KiB (baseline)"), wall_ns(r, "store: write 10,000 × 4 KiB")), "{:.2f}×", lambda v: v >= 1.0, "≥ 1.0× (no slower)"),
     (7, "identical 2048² images: compare time", lambda r: None if wall_ns(r, "ImageDiff: identical 2048² images") is None
      else wall_ns(r, "ImageDiff: identical 2048² images") / 1e6, "{:.2f} ms", lambda v: v <= 2, "≤ 2 ms"),
     (7, "full diff 2048²: ImageMagick compare ÷ rasterkit diff (commands)",

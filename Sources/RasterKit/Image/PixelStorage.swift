@@ -13,6 +13,12 @@ final class PixelStorage: @unchecked Sendable {
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
     }
 
+    /// Memory the caller fills completely before anything reads it.
+    init(uninitializedByteCount byteCount: Int) {
+        self.byteCount = byteCount
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 16)
+    }
+
     deinit { bytes.deallocate() }
 
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes, count: byteCount) }

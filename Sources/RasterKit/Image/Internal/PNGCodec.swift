@@ -35,7 +35,8 @@ enum PNGCodec {
                     context.refusal = .tooLarge(width: w, height: h, limits: context.limits)
                     return nil
                 }
-                let storage = PixelStorage(byteCount: w * h * 4)
+                // libpng writes every row; zero-filling first would only cost time.
+                let storage = PixelStorage(uninitializedByteCount: w * h * 4)
                 context.storage = storage
                 context.width = w
                 context.height = h
