@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 
 /// pixelmatch v7.2.0's per-pixel comparison (mapbox/pixelmatch, ISC licence), ported to work on
-/// raw buffers: the same arithmetic in the same order, so counts and diff images match it exactly.
+/// raw buffers. Colour distances and the diff image use pixelmatch's arithmetic in its order;
+/// anti-aliasing detection ranks brightness with exact integers where that provably gives the
+/// same answers (see ImageDiffInteriorAntiAliasing.swift), so counts and images match exactly.
 ///
 /// Only reads `first` and `second`; each call of `compare(rows:)` writes only its own rows of
 /// `output`. That is what makes comparing row bands on several threads at once safe.

@@ -1,0 +1,88 @@
+import Foundation
+internal import Yams
+
+/// The PNG and SVG files a manifest names, relative to its folder, each read once however many
+/// layers and states use it. A file is read when the manifest loads, so a missing file is a
+/// manifest problem, and its digest (not its path) goes into render keys.
+final class ManifestFiles {
+    let directory: URL
+    private var cache: [String: Result<[UInt8], SVGError>] = [:]
+    private var svgDocuments: [String: SVGDocument] = [:]
+
+    init(directory: URL) { self.directory = directory }
+
+    /// The bytes of `path` (relative to the manifest's folder unless absolute).
+    func bytes(_ path: String) -> Result<[UInt8], SVGError> {
+        if let cached = cache[path] { return cached }
+        let full = path.hasPrefix("/") ? path : directory.appendingPathComponent(path).path
+        let result = Result { () throws(SVGError) in [UInt8](try SVGDocument.read(full, naming: path)) }
+        cache[path] = result
+        return result
+    }
+
+    /// The SVG document at `path`, not parsed yet: drawing parses it, so an output served from
+    /// the cache never pays for parsing.
+    func svgDocument(_ path: String) -> Result<SVGDocument, SVGError> {
+        if let document = svgDocuments[path] { return .success(document) }
+        return bytes(path).map { bytes in
+            let document = SVGDocument(unvalidatedData: Data(bytes), externalReferences: .blocked, source: path)
+            svgDocuments[path] = document
+            return document
+        }
+    }
+}
+
+extension ManifestReader {
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// A PNG named by `node`, read now.
+    func pngFile(_ node: Node, _ what: String) -> LayerFile? {
+        guard let path = filePath(node, what) else { return nil }
+        switch files.bytes(path) {
+        case .failure(let error):
+            problem("\(what): \(error.fileReason)", at: node)
+            return nil
+        case .success(let bytes):
+            guard bytes.starts(with: Self.pngSignature) else {
+                problem("\(what) names \"\(path)\", which is not a PNG file", at: node)
+                return nil
+            }
+            return LayerFile(source: path, data: bytes)
+        }
+    }
+
+    /// An SVG named by `node`, read now and parsed when first drawn.
+    func svgFile(_ node: Node, _ what: String) -> SVGDocument? {
+        guard let path = filePath(node, what) else { return nil }
+        switch files.svgDocument(path) {
+        case .failure(let error):
+            problem("\(what): \(error.fileReason)", at: node)
+            return nil
+        case .success(let document):
+            return document
+        }
+    }
+
+    private func filePath(_ node: Node, _ what: String) -> String? {
+        guard let path = string(node, what) else { return nil }
+        guard !path.isEmpty else {
+            problem("\(what) must name a file", at: node)
+            return nil
+        }
+        return path
+    }
+}
+
+extension SVGError {
+    /// `cannot read 'icons/star.svg': No such file or directory`, for a file that could not be read.
+    var fileReason: String {
+        if case let .unreadable(path, reason) = self { return "cannot read '\(path)': \(reason)" }
+        return description
+    }
+
+    /// Only the system's reason (`No such file or directory`).
+    var unreadableReason: String {
+        if case let .unreadable(_, reason) = self { return reason }
+        return description
+    }
+}

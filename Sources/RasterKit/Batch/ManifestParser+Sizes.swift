@@ -1,0 +1,150 @@
+import Foundation
+internal import Yams
+
+extension ManifestParser {
+    /// The largest side RasterKit draws, in pixels, and the most pixels in one image.
+    static let limits = PixelLimits.default
+
+    /// Pixels per point: a list of numbers greater than 0 (or one number).
+    func scales(_ node: Node, _ what: String) -> [Double]? {
+        let list = node.sequence.map(Array.init) ?? [node]
+        guard !list.isEmpty else {
+            reader.problem("\(what) must list at least one scale", at: node)
+            return nil
+        }
+        let values = list.map { reader.number($0, "a scale in \(what)", above: 0, maximum: 16) }
+        return values.contains(nil) ? nil : values.compactMap { $0 }.uniqued()
+    }
+
+    /// Each entry: `{width, height, caps, content}`, `"160x44"`, or one number for a square.
+    func sizes(_ node: Node, _ what: String, caps: EdgeInsets?, content: EdgeInsets?, scales: [Double]) -> [SizeSpec] {
+        let list = node.sequence.map(Array.init) ?? [node]
+        var sizes: [SizeSpec] = []
+        for entry in list {
+            guard var spec = size(entry, "a size in \(what)") else { continue }
+            spec.caps = spec.caps ?? caps
+            spec.content = spec.content ?? content
+            guard validate(spec, at: entry, scales: scales) else { continue }
+            if !sizes.contains(where: { $0.size == spec.size && $0.caps == spec.caps }) { sizes.append(spec) }
+        }
+        return sizes
+    }
+
+    private func size(_ node: Node, _ what: String) -> SizeSpec? {
+        guard reader.usable(node, what) else { return nil }
+        let maximum = Double(Self.limits.maximumSide)
+        if node.mapping != nil {
+            let keys = ["width", "height", "caps", "content"]
+            guard let fields = Fields(node, owner: what, allowed: keys, reader: reader) else { return nil }
+            let width = fields.require("width").flatMap { reader.number($0, fields.what("width"), above: 0, maximum: maximum) }
+            let height = fields.require("height").flatMap { reader.number($0, fields.what("height"), above: 0, maximum: maximum) }
+            let caps = fields.read("caps") { reader.insets($0, $1, minimum: 0) }
+            let content = fields.read("content") { reader.insets($0, $1, minimum: 0) }
+            guard let width, let height else { return nil }
+            return SizeSpec(size: Size(width: width, height: height), caps: caps, content: content, location: node.location)
+        }
+        guard let text = node.scalar?.string else {
+            reader.problem("\(what) must be {width, height}, \"WxH\" or a number, not \(node.kindDescription)", at: node)
+            return nil
+        }
+        if ManifestReader.decimal(text) != nil {
+            guard let side = reader.number(node, what, above: 0, maximum: maximum) else { return nil }
+            return SizeSpec(size: Size(side), location: node.location)
+        }
+        let parts = text.lowercased().replacingOccurrences(of: "×", with: "x")
+            .split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = ManifestReader.decimal(String(parts[0]).trimmingCharacters(in: .whitespaces)),
+              let height = ManifestReader.decimal(String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+            reader.problem("\(what) must be {width, height}, \"WxH\" or a number, not \(node.kindDescription)", at: node)
+            return nil
+        }
+        guard width > 0, height > 0, width <= maximum, height <= maximum else {
+            reader.problem("\(what) must be between 0 and \(Int(maximum)) points on each side, not \(text)", at: node)
+            return nil
+        }
+        return SizeSpec(size: Size(width: width, height: height), location: node.location)
+    }
+
+    /// Caps and content insets must leave a centre, and every scale must fit the pixel limits.
+    private func validate(_ spec: SizeSpec, at node: Node, scales: [Double]) -> Bool {
+        let size = spec.size
+        for (insets, name) in [(spec.caps, "caps"), (spec.content, "content")] {
+            guard let insets else { continue }
+            if insets.horizontal >= size.width || insets.vertical >= size.height {
+                reader.problem("\(name) \(Self.describe(insets)) need more than \(insets.horizontal.compactDescription)×"
+                               + "\(insets.vertical.compactDescription) points, but the size is \(size)", at: node)
+                return false
+            }
+        }
+        // A capped component is drawn at its minimum frame; anything else at its full size.
+        let drawn = spec.caps.map { Size(width: $0.horizontal + 1, height: $0.vertical + 1) } ?? size
+        for scale in scales {
+            let width = drawn.width * scale, height = drawn.height * scale
+            let side = Double(Self.limits.maximumSide)
+            if width > side || height > side || width * height > Double(Self.limits.maximumPixelCount) {
+                reader.problem("\(size) points at \(scale.compactDescription)x is \(Int(width))×\(Int(height)) pixels, "
+                               + "over RasterKit's limit of \(Self.limits.maximumSide) pixels a side", at: node)
+                return false
+            }
+        }
+        return true
+    }
+
+    static func describe(_ insets: EdgeInsets) -> String {
+        "[" + [insets.top, insets.left, insets.bottom, insets.right].map(\.compactDescription).joined(separator: ", ") + "]"
+    }
+
+    // MARK: SVG entries
+
+    static let svgKeys = ["input", "sizes", "scales", "tint", "mode", "out"]
+
+    func svgEntries(_ node: Node, defaultScales: [Double]?) -> [SVGSpec] {
+        guard reader.usable(node, "svgs") else { return [] }
+        guard let list = node.sequence else {
+            reader.problem("svgs must be a list of entries, not \(node.kindDescription)", at: node)
+            return []
+        }
+        return list.compactMap { svgEntry($0, defaultScales: defaultScales) }
+    }
+
+    private func svgEntry(_ node: Node, defaultScales: [Double]?) -> SVGSpec? {
+        guard let fields = Fields(node, owner: "svgs entry", allowed: Self.svgKeys, reader: reader) else { return nil }
+        var inputs: [String] = []
+        if let inputNode = fields.require("input", "an SVG file or folder, relative to the manifest") {
+            let list = inputNode.sequence.map(Array.init) ?? [inputNode]
+            for item in list {
+                guard let path = reader.string(item, fields.what("input")) else { continue }
+                let full = path.hasPrefix("/") ? path : reader.files.directory.appendingPathComponent(path).path
+                guard FileManager.default.fileExists(atPath: full) else {
+                    reader.problem("missing file or folder for input in svgs entry: '\(path)'", at: item)
+                    continue
+                }
+                inputs.append(full)
+            }
+        }
+        let sizesNode = fields.require("sizes", "square sizes in points")
+        let sizes = sizesNode.flatMap { node -> [Double]? in
+            let list = node.sequence.map(Array.init) ?? [node]
+            let values = list.map { reader.number($0, "a size in \(fields.what("sizes"))", above: 0,
+                                                  maximum: Double(Self.limits.maximumSide)) }
+            return values.contains(nil) ? nil : values.compactMap { $0 }.uniqued()
+        }
+        let entryScales = fields.read("scales") { scales($0, $1) } ?? defaultScales ?? [1]
+        let folder = fields.read("out") { outFolder($0, $1) } ?? ""
+        guard let sizes, !inputs.isEmpty else { return nil }
+        return SVGSpec(inputs: inputs, sizes: sizes, scales: entryScales,
+                       contentMode: fields.read("mode") { reader.choice($0, $1, ContentMode.self) } ?? .stretch,
+                       tint: fields.read("tint") { reader.color($0, $1) }, folder: folder, location: node.location)
+    }
+
+    /// A folder inside the output directory: relative, without `..`.
+    private func outFolder(_ node: Node, _ what: String) -> String? {
+        guard let text = reader.string(node, what) else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: true)
+        guard !text.hasPrefix("/"), !parts.contains("..") else {
+            reader.problem("\(what) must be a folder inside --out, not \"\(text)\"", at: node)
+            return nil
+        }
+        return parts.joined(separator: "/")
+    }
+}

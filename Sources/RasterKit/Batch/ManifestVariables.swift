@@ -1,0 +1,139 @@
+internal import Yams
+
+/// How variables are written: a value that is exactly `$name` (or `${name}`) takes the
+/// variable's value with its type (a number, a colour, a list, a mapping); `${name}` inside
+/// longer text is replaced by the variable's text; `$$` is a literal `$`.
+enum VariableSyntax {
+    /// The variable a whole value refers to: `accent` for `$accent` or `${accent}`.
+    static func referencedName(in text: String) -> String? {
+        guard text.hasPrefix("$") else { return nil }
+        var body = text.dropFirst()
+        if body.hasPrefix("{") && body.hasSuffix("}") { body = body.dropFirst().dropLast() }
+        return isName(body) ? String(body) : nil
+    }
+
+    /// A letter or `_`, then letters, digits, `_` and `-`.
+    static func isName(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+    }
+}
+
+/// The variables one component state sees, innermost first: those a `use` passes, the state's,
+/// the component's, the manifest's. Values may refer to other variables; a variable that
+/// refers to its own name means the one further out (`accent: "$accent"` in a state keeps the
+/// manifest's accent).
+final class VariableScope {
+    struct Level {
+        var values: [String: Node]
+    }
+
+    private struct Key: Hashable {
+        var level: Int
+        var name: String
+    }
+
+    private let levels: [Level]
+    /// Whose variables these are, for messages: `state "pressed" of button`.
+    private let owner: String
+    private let reader: ManifestReader
+    private var resolved: [Key: Node] = [:]
+    private var visiting: [Key] = []
+
+    init(levels: [[String: Node]], owner: String, reader: ManifestReader) {
+        self.levels = levels.map(Level.init)
+        self.owner = owner
+        self.reader = reader
+    }
+
+    /// `node` with every variable reference replaced; references that cannot be resolved are
+    /// reported and left as they were (readers then skip them quietly).
+    func substitute(_ node: Node) -> Node { substitute(node, level: 0, selfName: nil) }
+
+    private func substitute(_ node: Node, level: Int, selfName: String?) -> Node {
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.string.contains("$") else { return node }
+            if let name = VariableSyntax.referencedName(in: scalar.string) {
+                return lookup(name, from: name == selfName ? level + 1 : level, at: node) ?? node
+            }
+            let text = interpolate(scalar.string, level: level, selfName: selfName, at: node)
+            return .scalar(Node.Scalar(text, .implicit, .doubleQuoted, scalar.mark))
+        // Most of a manifest holds no reference: such a subtree is kept as it is, not rebuilt.
+        case .mapping(let mapping):
+            guard mapping.values.contains(where: Self.mayReferToVariables) else { return node }
+            let pairs = mapping.map { ($0.key, substitute($0.value, level: level, selfName: selfName)) }
+            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
+        case .sequence(let sequence):
+            guard sequence.contains(where: Self.mayReferToVariables) else { return node }
+            let nodes = sequence.map { substitute($0, level: level, selfName: selfName) }
+            return .sequence(Node.Sequence(nodes, sequence.tag, sequence.style, sequence.mark))
+        case .alias:
+            return node
+        }
+    }
+
+    /// Whether any scalar in `node` holds a `$`.
+    private static func mayReferToVariables(_ node: Node) -> Bool {
+        switch node {
+        case .scalar(let scalar): scalar.string.utf8.contains(UInt8(ascii: "$"))
+        case .mapping(let mapping): mapping.values.contains(where: mayReferToVariables)
+        case .sequence(let sequence): sequence.contains(where: mayReferToVariables)
+        case .alias: false
+        }
+    }
+
+    /// Text with each `${name}` replaced by the variable's text and `$$` by `$`.
+    private func interpolate(_ text: String, level: Int, selfName: String?, at node: Node) -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            output += rest[..<dollar]
+            rest = rest[rest.index(after: dollar)...]
+            if rest.hasPrefix("$") {
+                output += "$"
+                rest = rest.dropFirst()
+            } else if rest.hasPrefix("{"), let close = rest.firstIndex(of: "}"),
+                      VariableSyntax.isName(rest[rest.index(after: rest.startIndex)..<close]) {
+                let name = String(rest[rest.index(after: rest.startIndex)..<close])
+                rest = rest[rest.index(after: close)...]
+                guard let value = lookup(name, from: name == selfName ? level + 1 : level, at: node) else {
+                    output += "${\(name)}"
+                    continue
+                }
+                if let scalar = value.scalar {
+                    output += scalar.string
+                } else {
+                    reader.problem("variable \"$\(name)\" is \(value.kindDescription), which cannot be put inside text",
+                                   at: node)
+                }
+            } else {
+                output += "$"
+            }
+        }
+        return output + rest
+    }
+
+    /// The resolved value of `name`, looked up from `level` outward.
+    private func lookup(_ name: String, from level: Int, at node: Node) -> Node? {
+        guard let found = levels.indices.dropFirst(level).first(where: { levels[$0].values[name] != nil }),
+              let raw = levels[found].values[name] else {
+            let known = Set(levels.flatMap(\.values.keys))
+            reader.problem("unknown variable \"$\(name)\" in \(owner)" + Suggestion.hint(for: name, in: known, prefix: "$"),
+                           at: node)
+            return nil
+        }
+        let key = Key(level: found, name: name)
+        if let value = resolved[key] { return value }
+        if let start = visiting.firstIndex(of: key) {
+            let loop = (visiting[start...].map(\.name) + [name]).map { "$" + $0 }.joined(separator: " → ")
+            reader.problem("variables refer to each other in a loop: \(loop)", at: raw)
+            return nil
+        }
+        visiting.append(key)
+        let value = substitute(raw, level: found, selfName: name)
+        visiting.removeLast()
+        resolved[key] = value
+        return value
+    }
+}

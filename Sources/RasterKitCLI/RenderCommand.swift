@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import RasterKit
+
+/// `rasterkit render showcase.yaml --out build/assets`: every component of a manifest in every
+/// state, size and scale, and its folders of SVGs, rendered in parallel; unchanged outputs are
+/// left alone and unchanged renders come from the cache.
+///
+/// Exits 0 when every output was written, 1 when some failed (the others are still written),
+/// 2 for usage mistakes and manifests with problems (then nothing is written).
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a manifest of components and SVGs to PNGs, an Xcode asset catalog or Android nine-patches.",
+        discussion: """
+            Writes <component>-<state>[-<W>x<H>][@<S>x].png for each component in the formats its outputs \
+            name (--format replaces them all): png files in --out, xcassets as <name>.xcassets with one \
+            image set per component, state and size, ninepatch as drawable-<density>/ files (.9.png for \
+            components with caps). svgs: entries are written as PNGs like rasterkit svg. Outputs whose \
+            renders are unchanged since the last run into the same folder are left as they are, and every \
+            file is written under a temporary name and renamed. A manifest with problems prints each one \
+            as file:line:column and exits 2 without writing anything; exits 1 when some outputs failed.
+            """)
+
+    @Argument(help: "The manifest: YAML, or JSON.")
+    var manifest: String
+
+    @Option(help: "The folder to write into (created if missing).")
+    var out: String
+
+    @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "The render cache to read and update (default: $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
+    var cache: String?
+
+    @Flag(name: .customLong("no-cache"),
+          help: "Use no render cache on disk, and render every output again, even those already up to date.")
+    var noCache = false
+
+    @OptionGroup var sharding: ShardOptions
+
+    @Option(help: "Write every component in this format instead of the formats its outputs name.")
+    var format: FormatArgument?
+
+    @Option(name: .customLong("contact-sheet"), help: "Also write a labelled PNG of every component state and SVG here.")
+    var contactSheet: String?
+
+    @Flag(help: "Print the summary as one JSON object, and no progress.")
+    var json = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
+        if let cache, cache.isEmpty { throw ValidationError("--cache needs a path") }
+        if let contactSheet, contactSheet.isEmpty { throw ValidationError("--contact-sheet needs a path") }
+    }
+
+    func run() throws {
+        let shard = try sharding.resolved(environment: ProcessInfo.processInfo.environment)
+        let manifest: Manifest
+        let plan: BatchPlan
+        do {
+            manifest = try Manifest(contentsOf: URL(fileURLWithPath: self.manifest))
+            plan = try manifest.plan(format: format?.format, shard: shard)
+        } catch {
+            report(error)
+        }
+        let directory = URL(fileURLWithPath: out)
+        do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
+
+        let progress = ProgressBar(style: .forStandardError(silent: json))
+        // The cache opens only when something must be rendered: a run with every output up to
+        // date never touches it. --no-cache renders everything again.
+        let (cache, noCache) = (cache, noCache)
+        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: !noCache) {
+            try Self.makeRasterizer(cachePath: cache, noCache: noCache)
+        }
+        let summary = renderer.run(plan, into: directory, progress: progress.update)
+        progress.finish()
+        Self.finishRendering(with: renderer.rasterizer)
+
+        var report = RenderReport(summary: summary, shard: shard, files: plan.files.count)
+        if let contactSheet {
+            do {
+                try RenderContactSheet.write(title: manifest.name, previews: plan.previews, from: directory,
+                                             to: URL(fileURLWithPath: contactSheet))
+                report.contactSheet = contactSheet
+            } catch {
+                report.contactSheetError = "cannot write the contact sheet '\(contactSheet)': \(error)"
+            }
+        }
+        report.print(json: json)
+        if summary.failed > 0 || report.contactSheetError != nil { throw ExitStatus.partialFailure }
+    }
+
+    // MARK: The render cache (the one place it is set up)
+
+    /// The rasterizer the batch renders with, made when the first output needs rendering: renders
+    /// come from and go to the disk store at `cachePath` (or the default store), unless `noCache`.
+    static func makeRasterizer(cachePath: String?, noCache: Bool) throws -> Rasterizer {
+        let memoryLimit = 256 << 20
+        if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit)) }
+        let disk = try cachePath.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
+        return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk))
+    }
+
+    /// Called once after the batch, with the rasterizer if one was made: pending disk writes are
+    /// committed before the process exits. A store that cannot take them only costs renders later.
+    static func finishRendering(with rasterizer: Rasterizer?) {
+        try? rasterizer?.cache.flush()
+    }
+
+    // MARK: Failing before anything is written
+
+    /// Prints every manifest problem (or the error) on stderr, and as JSON with `--json`; exits 2.
+    private func report(_ error: any Error) -> Never {
+        guard let manifestError = error as? ManifestError else { fail("\(error)") }
+        let count = manifestError.problems.count
+        let lines = manifestError.problems.map(\.description)
+            + ["rasterkit render: \(count) problem\(count == 1 ? "" : "s") in the manifest; nothing was written"]
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        if json { Swift.print(RenderReport.encode(manifestError)) }
+        Self.exit(withError: ExitStatus.usage)
+    }
+
+    /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2.
+    private func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("rasterkit render: \(message)\n".utf8))
+        if json { Swift.print(BatchSummaryPrinter.encodeError(message)) }
+        Self.exit(withError: ExitStatus.usage)
+    }
+}

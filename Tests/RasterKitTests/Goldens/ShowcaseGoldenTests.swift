@@ -1,0 +1,37 @@
+import Foundation
+import RasterKit
+import RasterKitTesting
+import Testing
+
+/// Reviewed pictures of the showcase manifest's components (Examples/showcase.yaml), one state
+/// of each, at 2x: a change to the manifest or to how layers draw shows up here.
+@Suite struct ShowcaseGoldenTests {
+    static let manifestURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/showcase.yaml")
+
+    /// The component and state each golden shows.
+    static let shown: [(component: String, state: String)] = [
+        ("button-primary", "normal"), ("button-secondary", "hovered"), ("button-destructive", "pressed"),
+        ("badge", "three"), ("badge-wide", "many"), ("status-dot", "online"), ("chip", "in-review"), ("toggle", "on"),
+        ("checkbox", "checked"), ("progress", "75"), ("panel", "selected"), ("icon-button", "heart"), ("avatar", "grace"),
+        ("search-field", "focused"), ("tooltip", "copied"), ("card", "messages"),
+    ]
+
+    @Test func everyShowcaseComponentHasAGolden() throws {
+        let manifest = try Manifest(contentsOf: Self.manifestURL)
+        let exported = manifest.components.filter { !$0.sizes.isEmpty }.map(\.name)
+        #expect(exported.sorted() == Self.shown.map(\.component).sorted())
+        #expect(exported.count >= 12)
+    }
+
+    @Test(arguments: shown.map(\.component))
+    func component(_ name: String) throws {
+        let manifest = try Manifest(contentsOf: Self.manifestURL)
+        let component = try #require(manifest.component(named: name))
+        let stateName = try #require(Self.shown.first { $0.component == name }?.state)
+        let state = try #require(component.states.first { $0.name == stateName })
+        let size = component.sizes[0]
+        // Nine-slice components are compared stretched to their size, as they are used.
+        try assertGolden(of: component.component(state, at: size), size: size.size, scale: 2, named: name)
+    }
+}
