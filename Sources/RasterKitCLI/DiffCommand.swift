@@ -73,9 +73,8 @@ struct DiffCommand: AsyncParsableCommand {
     /// Both limits hold; a limit left out is 0 when the other is left out too, else unlimited,
     /// so `--max-different-pixels 3` alone allows three pixels.
     var tolerance: Tolerance {
-        let neitherGiven = maxDifferentPixels == nil && maxDifferentRatio == nil
-        return Tolerance(threshold: threshold, maxDifferentPixels: maxDifferentPixels ?? (neitherGiven ? 0 : .max),
-                         maxDifferentRatio: maxDifferentRatio ?? (neitherGiven ? 0 : 1), includeAA: includeAA)
+        return Tolerance(threshold: threshold, maxDifferentPixels: maxDifferentPixels, maxDifferentRatio: maxDifferentRatio,
+                         includeAA: includeAA)
     }
 
     func validate() throws {

@@ -31,12 +31,7 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "The render cache to read and update (default: $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
-    var cache: String?
-
-    @Flag(name: .customLong("no-cache"),
-          help: "Use no render cache on disk, and render every output again, even those already up to date.")
-    var noCache = false
+    @OptionGroup var caching: CacheOptions
 
     @OptionGroup var sharding: ShardOptions
 
@@ -51,8 +46,6 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
-        if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
-        if let cache, cache.isEmpty { throw ValidationError("--cache needs a path") }
         if let contactSheet, contactSheet.isEmpty { throw ValidationError("--contact-sheet needs a path") }
     }
 
@@ -72,13 +65,13 @@ struct RenderCommand: ParsableCommand {
         let progress = ProgressBar(style: .forStandardError(silent: json))
         // The cache opens only when something must be rendered: a run with every output up to
         // date never touches it. --no-cache renders everything again.
-        let (cache, noCache) = (cache, noCache)
-        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: !noCache) {
-            try Self.makeRasterizer(cachePath: cache, noCache: noCache)
+        let caching = caching
+        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: caching.reusesUpToDateOutputs) {
+            try caching.makeRasterizer()
         }
         let summary = renderer.run(plan, into: directory, progress: progress.update)
         progress.finish()
-        Self.finishRendering(with: renderer.rasterizer)
+        CacheOptions.finish(renderer.rasterizer)
 
         var report = RenderReport(summary: summary, shard: shard, files: plan.files.count)
         if let contactSheet {
@@ -92,23 +85,6 @@ struct RenderCommand: ParsableCommand {
         }
         report.print(json: json)
         if summary.failed > 0 || report.contactSheetError != nil { throw ExitStatus.partialFailure }
-    }
-
-    // MARK: The render cache (the one place it is set up)
-
-    /// The rasterizer the batch renders with, made when the first output needs rendering: renders
-    /// come from and go to the disk store at `cachePath` (or the default store), unless `noCache`.
-    static func makeRasterizer(cachePath: String?, noCache: Bool) throws -> Rasterizer {
-        let memoryLimit = 256 << 20
-        if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit)) }
-        let disk = try cachePath.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
-        return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk))
-    }
-
-    /// Called once after the batch, with the rasterizer if one was made: pending disk writes are
-    /// committed before the process exits. A store that cannot take them only costs renders later.
-    static func finishRendering(with rasterizer: Rasterizer?) {
-        try? rasterizer?.cache.flush()
     }
 
     // MARK: Failing before anything is written

@@ -43,12 +43,7 @@ struct SVGCommand: ParsableCommand {
     @Option(help: "How each SVG is placed in the square; stretch matches rsvg-convert -w N -h N.")
     var mode: ContentModeArgument = .stretch
 
-    @Option(help: "The render cache to read and update.")
-    var cache: String?
-
-    @Flag(name: .customLong("no-cache"),
-          help: "Use no render cache on disk, and render every output again, even those already up to date.")
-    var noCache = false
+    @OptionGroup var caching: CacheOptions
 
     @Flag(name: .customLong("allow-external-references"),
           help: "Let each SVG load images and other files from its own folder (off: nothing outside the SVG loads).")
@@ -67,7 +62,6 @@ struct SVGCommand: ParsableCommand {
             throw ValidationError("--scale must be a number greater than 0, not \(scale)")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
-        if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
         if let tint { _ = try Self.parseTint(tint) }
     }
 
@@ -82,32 +76,15 @@ struct SVGCommand: ParsableCommand {
         let progress = ProgressBar(style: .forStandardError(silent: json))
         // The cache opens only when something must be rendered: a run with every output up to
         // date never touches it. --no-cache renders everything again.
-        let (cache, noCache) = (cache, noCache)
-        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: !noCache) {
-            try Self.makeRasterizer(cachePath: cache, noCache: noCache)
+        let caching = caching
+        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: caching.reusesUpToDateOutputs) {
+            try caching.makeRasterizer()
         }
         let summary = renderer.run(outputs, into: directory, progress: progress.update)
         progress.finish()
-        Self.finishRendering(with: renderer.rasterizer)
+        CacheOptions.finish(renderer.rasterizer)
         BatchSummaryPrinter.print(summary, json: json)
         if summary.failed > 0 { throw ExitStatus.partialFailure }
-    }
-
-    // MARK: The render cache (the one place it is set up)
-
-    /// The rasterizer the batch renders with, made when the first output needs rendering.
-    /// Without `--no-cache`, renders are meant to come from and go to the disk store at
-    /// `cachePath` (or its default location); until that tier is connected here, memory alone
-    /// serves repeats within a run.
-    static func makeRasterizer(cachePath: String?, noCache: Bool) throws -> Rasterizer {
-        _ = (cachePath, noCache)
-        return Rasterizer(cache: RasterCache(memoryLimit: 128 << 20))
-    }
-
-    /// Called once after the batch, with the rasterizer if one was made: where pending disk
-    /// writes are flushed before the process exits.
-    static func finishRendering(with rasterizer: Rasterizer?) {
-        _ = rasterizer
     }
 
     /// Creates `--out` if needed and checks it is a folder this process can write.

@@ -1,8 +1,8 @@
 /// How much difference a comparison may find and still pass, counted in pixels.
 ///
 /// `threshold` decides per pixel whether two colours differ (it is pixelmatch's threshold);
-/// the two limits then decide whether the number of different pixels is acceptable. A result
-/// passes when it is within both limits. The default allows no different pixel at all.
+/// the limits then decide whether the number of different pixels is acceptable. A limit left
+/// out does not apply; with neither limit, no pixel may differ. With both, both must hold.
 ///
 /// ```swift
 /// let tolerance = Tolerance(maxDifferentPixels: 10)      // up to 10 pixels may change
@@ -12,15 +12,15 @@
 public struct Tolerance: Hashable, Sendable {
     /// Per-pixel colour threshold, 0...1, passed to pixelmatch.
     public var threshold: Double
-    /// The most pixels that may differ.
-    public var maxDifferentPixels: Int
-    /// The largest fraction of all pixels, 0...1, that may differ.
-    public var maxDifferentRatio: Double
+    /// The most pixels that may differ, or nil for no limit on the count.
+    public var maxDifferentPixels: Int?
+    /// The largest fraction of all pixels, 0...1, that may differ, or nil for no limit on it.
+    public var maxDifferentRatio: Double?
     /// Counts anti-aliased pixels as differences instead of excusing them.
     public var includeAA: Bool
 
     /// A tolerance; by default pixelmatch's threshold 0.1 and not one different pixel.
-    public init(threshold: Double = 0.1, maxDifferentPixels: Int = 0, maxDifferentRatio: Double = 0,
+    public init(threshold: Double = 0.1, maxDifferentPixels: Int? = nil, maxDifferentRatio: Double? = nil,
                 includeAA: Bool = false) {
         self.threshold = threshold
         self.maxDifferentPixels = maxDifferentPixels
@@ -30,7 +30,7 @@ public struct Tolerance: Hashable, Sendable {
 
     /// Every pixel must match in colour exactly, anti-aliased ones included. Fully transparent
     /// pixels still match whatever colour they carry, since they look the same.
-    public static let exact = Tolerance(threshold: 0, maxDifferentPixels: 0, maxDifferentRatio: 0, includeAA: true)
+    public static let exact = Tolerance(threshold: 0, includeAA: true)
 
     /// `base` with this tolerance's `threshold` and `includeAA`, to compare with.
     public func options(_ base: ImageDiff.Options = .init()) -> ImageDiff.Options {
@@ -40,8 +40,9 @@ public struct Tolerance: Hashable, Sendable {
         return options
     }
 
-    /// Whether `result` is within both limits. Reaching a limit exactly still passes.
+    /// Whether `result` is within the limits that are set. Reaching a limit exactly still passes.
     public func accepts(_ result: ImageDiff.Result) -> Bool {
-        result.differentPixels <= maxDifferentPixels && result.ratio <= maxDifferentRatio
+        if maxDifferentPixels == nil, maxDifferentRatio == nil { return result.differentPixels == 0 }
+        return result.differentPixels <= (maxDifferentPixels ?? .max) && result.ratio <= (maxDifferentRatio ?? 1)
     }
 }

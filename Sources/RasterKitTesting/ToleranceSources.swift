@@ -37,8 +37,12 @@ struct ResolvedTolerance {
     }
 
     var summary: String {
-        "threshold \(tolerance.threshold) (\(thresholdSource)), at most \(tolerance.maxDifferentPixels) pixels (\(pixelsSource)) "
-            + "and a ratio of \(tolerance.maxDifferentRatio) (\(ratioSource))"
+        let pixels = tolerance.maxDifferentPixels.map { "at most \($0) pixels" } ?? "no pixel limit"
+        let ratio = tolerance.maxDifferentRatio.map { "a ratio of at most \($0)" } ?? "no ratio limit"
+        let limits = tolerance.maxDifferentPixels == nil && tolerance.maxDifferentRatio == nil
+            ? "no different pixel (\(pixelsSource))"
+            : "\(pixels) (\(pixelsSource)) and \(ratio) (\(ratioSource))"
+        return "threshold \(tolerance.threshold) (\(thresholdSource)), \(limits)"
             + (tolerance.includeAA ? ", anti-aliased pixels included" : "")
     }
 }

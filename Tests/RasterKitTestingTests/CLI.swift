@@ -27,10 +27,11 @@ enum CLI {
 
     /// Runs `rasterkit arguments…` to completion. Output is read on a background thread while
     /// the process runs, so a chatty command cannot fill a pipe and block.
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
+    static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil) throws -> Run {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout

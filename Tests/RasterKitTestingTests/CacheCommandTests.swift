@@ -20,22 +20,10 @@ struct CachedDot: Rasterizable {
 
 /// End-to-end tests of `rasterkit cache stats|prune|clear`, running the built binary.
 @Suite struct CacheCommandTests {
-    typealias Run = DiffCommandTests.Run
+    typealias Run = CLI.Run
 
     func rasterkit(_ arguments: String..., environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = try DiffCommandTests.binary()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: err, as: UTF8.self))
+        try CLI.run(arguments, environment: environment)
     }
 
     /// A store with three tiles and two dots; `shortLived` of the tiles expire at once.

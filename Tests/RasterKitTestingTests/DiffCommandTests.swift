@@ -6,43 +6,9 @@ import RasterKitTesting
 @Suite struct DiffCommandTests {
     typealias T = TestImages
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    typealias Run = CLI.Run
 
-        /// stdout parsed as the JSON object `--json` prints.
-        func json() throws -> [String: Any] {
-            let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
-            return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout)")
-        }
-    }
-
-    /// The `rasterkit` binary beside the running test executable (the build's products directory).
-    static func binary() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent("rasterkit") }
-        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "no rasterkit at \(candidates.map(\.path)); build the rasterkit product first")
-    }
-
-    func rasterkit(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = ["diff"] + arguments
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // The outputs are a few lines, far below a pipe's buffer, so reading them in turn cannot block.
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: err, as: UTF8.self))
-    }
+    func rasterkit(_ arguments: String...) throws -> Run { try CLI.run(["diff"] + arguments) }
 
     @Test func identicalImagesExitZero() throws {
         let dir = try TemporaryDirectory()

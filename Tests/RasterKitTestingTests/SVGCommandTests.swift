@@ -4,34 +4,21 @@ import RasterKit
 
 /// End-to-end tests of `rasterkit svg`, running the built binary.
 @Suite struct SVGCommandTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    typealias Run = CLI.Run
 
-        /// stdout parsed as the JSON object `--json` prints.
-        func json() throws -> [String: Any] {
-            let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
-            return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout)")
-        }
-    }
-
-    /// The `rasterkit` binary beside the running test executable (the build's products directory).
-    static func binary() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent("rasterkit") }
-        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "no rasterkit binary at \(candidates.map(\.path)); build the rasterkit product first")
+    /// The environment every run gets: a default render cache inside the test's own folder,
+    /// never the user's.
+    static func environment(for folder: URL) -> [String: String] {
+        ["XDG_CACHE_HOME": folder.appendingPathComponent(".xdg-cache").path]
     }
 
     /// Runs `rasterkit svg …` in `folder`, with stdout and stderr going to files (no pipe to fill up).
     static func start(_ arguments: [String], in folder: URL) throws -> (Process, URL, URL) {
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = try CLI.binary()
         process.arguments = ["svg"] + arguments
         process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment(for: folder)) { $1 }
         let out = folder.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -43,12 +30,7 @@ import RasterKit
     }
 
     static func rasterkit(_ arguments: String..., in folder: URL) throws -> Run {
-        let (process, out, err) = try start(arguments, in: folder)
-        process.waitUntilExit()
-        defer { for file in [out, err] { try? FileManager.default.removeItem(at: file) } }
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        try rasterkit(arguments: arguments, in: folder)
     }
 
     /// A temporary folder with `icons/a.svg`, `icons/sub/b.svg` and `c.svg`.
@@ -267,8 +249,9 @@ import RasterKit
         // `script` runs the command on a pseudo-terminal and copies what it shows to stdout.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(try Self.binary().path)' svg slow --size 256 --jobs 1 --out out", "/dev/null"]
+        process.arguments = ["-qec", "'\(try CLI.binary().path)' svg slow --size 256 --jobs 1 --out out", "/dev/null"]
         process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(Self.environment(for: folder)) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardInput = FileHandle.nullDevice
@@ -283,12 +266,7 @@ import RasterKit
 
 extension SVGCommandTests {
     static func rasterkit(arguments: [String], in folder: URL) throws -> Run {
-        let (process, out, err) = try start(arguments, in: folder)
-        process.waitUntilExit()
-        defer { for file in [out, err] { try? FileManager.default.removeItem(at: file) } }
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        try CLI.run(["svg"] + arguments, in: folder, environment: environment(for: folder))
     }
 }
 

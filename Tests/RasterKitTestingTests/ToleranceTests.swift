@@ -13,22 +13,29 @@ import RasterKitTesting
 
     @Test func defaultAllowsNoDifferentPixel() throws {
         let tolerance = Tolerance()
-        #expect(tolerance.threshold == 0.1 && tolerance.maxDifferentPixels == 0 && tolerance.maxDifferentRatio == 0)
+        #expect(tolerance.threshold == 0.1 && tolerance.maxDifferentPixels == nil && tolerance.maxDifferentRatio == nil)
         #expect(tolerance.accepts(try result(differing: 0)))
         #expect(!tolerance.accepts(try result(differing: 1)))
     }
 
     @Test func pixelLimitIsInclusive() throws {
-        let tolerance = Tolerance(maxDifferentPixels: 3, maxDifferentRatio: 1)
+        let tolerance = Tolerance(maxDifferentPixels: 3)
         #expect(tolerance.accepts(try result(differing: 3)))
         #expect(!tolerance.accepts(try result(differing: 4)))
     }
 
     @Test func ratioLimitIsInclusive() throws {
-        let tolerance = Tolerance(maxDifferentPixels: 100, maxDifferentRatio: 0.03)
+        let tolerance = Tolerance(maxDifferentRatio: 0.03)
         #expect(tolerance.accepts(try result(differing: 3)))          // 3 of 100 is exactly 0.03
         #expect(!tolerance.accepts(try result(differing: 4)))
         #expect(!Tolerance(maxDifferentPixels: 100, maxDifferentRatio: 0.02).accepts(try result(differing: 3)))
+    }
+
+    @Test func aLimitLeftOutDoesNotApply() throws {
+        let fifty = try result(differing: 50)
+        #expect(Tolerance(maxDifferentPixels: 50).accepts(fifty))        // ratio 0.5, but no ratio limit
+        #expect(Tolerance(maxDifferentRatio: 0.5).accepts(fifty))        // 50 pixels, but no count limit
+        #expect(!Tolerance(maxDifferentPixels: 0).accepts(try result(differing: 1)))
     }
 
     @Test func bothLimitsMustHold() throws {

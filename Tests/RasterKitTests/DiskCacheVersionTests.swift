@@ -78,6 +78,20 @@ struct VersionedFrame: Rasterizable {
                                          ComponentVersion(typeName: Self.boxName, renderVersion: 0)])
     }
 
+    @Test func aChildServedFromMemoryPassesItsChildrenToItsParent() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let disk = try fixture.open()
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        _ = try rasterizer.image(for: VersionedBox(number: 4), size: Size(8))    // the box is now in memory
+        _ = try rasterizer.image(for: VersionedFrame(number: 4), size: Size(8))
+        #expect(rasterizer.statistics.memoryHits == 1)
+        try disk.flush()
+        let frame = try #require(try disk.entries(typeName: String(reflecting: VersionedFrame.self)).first)
+        #expect(Set(frame.children) == [ComponentVersion(typeName: Self.leafName, renderVersion: 2),
+                                         ComponentVersion(typeName: Self.boxName, renderVersion: 0)])
+    }
+
     @Test func anEntryDrawnWithAnotherVersionOfAKnownChildIsAMissAndIsReplaced() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
@@ -111,9 +125,10 @@ struct VersionedFrame: Rasterizable {
             static var renderVersion: Int { 4 }
             func draw(in canvas: Canvas, size: Size) throws {}
         }
-        #expect(ComponentVersions.renderVersion(of: String(reflecting: NeverKeyed.self)) == nil)
+        // A local type: known by the address-free name keys and nested canvases both use.
+        let name = TypeIdentity.stableName(of: NeverKeyed.self)
+        #expect(ComponentVersions.renderVersion(of: name) == nil)
         ComponentVersions.register(NeverKeyed.self)
-        #expect(ComponentVersions.renderVersion(of: String(reflecting: NeverKeyed.self)) == 4)
-        #expect(ComponentVersions.renderVersion(of: TypeIdentity.stableName(of: NeverKeyed.self)) == 4)
+        #expect(ComponentVersions.renderVersion(of: name) == 4)
     }
 }

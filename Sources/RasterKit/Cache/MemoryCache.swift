@@ -35,11 +35,14 @@ public final class MemoryCache: Sendable {
     /// The image for `key`, marked as most recently used.
     public func image(for key: CacheKey) -> RasterImage? { image(for: key.value) }
 
-    func image(for digest: StableDigest) -> RasterImage? {
+    func image(for digest: StableDigest) -> RasterImage? { entry(for: digest)?.image }
+
+    /// The image for `digest` with the components drawn inside it, counting a hit or a miss.
+    func entry(for digest: StableDigest) -> (image: RasterImage, children: [ComponentVersion])? {
         state.withLock { list in
-            if let image = list.touch(digest) {
+            if let entry = list.touch(digest) {
                 list.statistics.hits += 1
-                return image
+                return entry
             }
             list.statistics.misses += 1
             return nil
@@ -54,12 +57,14 @@ public final class MemoryCache: Sendable {
     @discardableResult
     public func insert(_ image: RasterImage, for key: CacheKey) -> Bool { insert(image, for: key.value) }
 
+    /// Keeps `image` with the versions of the components drawn inside it, which a later hit
+    /// reports to the render that nests it.
     @discardableResult
-    func insert(_ image: RasterImage, for digest: StableDigest) -> Bool {
+    func insert(_ image: RasterImage, children: [ComponentVersion] = [], for digest: StableDigest) -> Bool {
         let cost = image.byteCount
         guard cost <= itemCostLimit else { return false }
         state.withLock { list in
-            list.insert(image, cost: cost, for: digest)
+            list.insert(image, children: children, cost: cost, for: digest)
             list._trim(toCost: costLimit)
         }
         return true
@@ -95,6 +100,7 @@ struct LRUList {
     private struct Slot {
         var digest: StableDigest
         var image: RasterImage?
+        var children: [ComponentVersion]
         var cost: Int
         var newer: Int
         var older: Int
@@ -110,23 +116,24 @@ struct LRUList {
 
     func contains(_ digest: StableDigest) -> Bool { index[digest] != nil }
 
-    mutating func touch(_ digest: StableDigest) -> RasterImage? {
-        guard let slot = index[digest] else { return nil }
+    mutating func touch(_ digest: StableDigest) -> (image: RasterImage, children: [ComponentVersion])? {
+        guard let slot = index[digest], let image = slots[slot].image else { return nil }
         unlink(slot)
         linkAsNewest(slot)
-        return slots[slot].image
+        return (image, slots[slot].children)
     }
 
-    mutating func insert(_ image: RasterImage, cost: Int, for digest: StableDigest) {
+    mutating func insert(_ image: RasterImage, children: [ComponentVersion], cost: Int, for digest: StableDigest) {
         if let slot = index[digest] {
             statistics.totalCost += cost - slots[slot].cost
             slots[slot].image = image
+            slots[slot].children = children
             slots[slot].cost = cost
             unlink(slot)
             linkAsNewest(slot)
             return
         }
-        let entry = Slot(digest: digest, image: image, cost: cost, newer: -1, older: -1)
+        let entry = Slot(digest: digest, image: image, children: children, cost: cost, newer: -1, older: -1)
         let slot: Int
         if let reused = free.popLast() {
             slots[reused] = entry
@@ -147,6 +154,7 @@ struct LRUList {
         statistics.count -= 1
         statistics.totalCost -= slots[slot].cost
         slots[slot].image = nil
+        slots[slot].children = []
         free.append(slot)
     }
 
@@ -187,14 +195,15 @@ struct LRUList {
 }
 
 extension MemoryCache {
-    /// The image for `digest` without counting a hit or miss or changing the order.
-    func peek(_ digest: StableDigest) -> RasterImage? {
+    /// The entry for `digest` without counting a hit or miss or changing the order.
+    func peek(_ digest: StableDigest) -> (image: RasterImage, children: [ComponentVersion])? {
         state.withLock { $0.peek(digest) }
     }
 }
 
 extension LRUList {
-    func peek(_ digest: StableDigest) -> RasterImage? {
-        index[digest].flatMap { slots[$0].image }
+    func peek(_ digest: StableDigest) -> (image: RasterImage, children: [ComponentVersion])? {
+        guard let slot = index[digest], let image = slots[slot].image else { return nil }
+        return (image, slots[slot].children)
     }
 }

@@ -57,14 +57,14 @@ public final class RasterCache: Sendable {
     /// The stored render for `key`, promoted to memory, or nil when the disk has none.
     func diskHit(for key: CacheKey) -> DiskCacheHit? {
         guard let disk, let hit = disk.hit(for: key) else { return nil }
-        memory.insert(hit.image, for: key.value)
+        memory.insert(hit.image, children: hit.children, for: key.value)
         counters.withLock { $0.diskHits += 1 }
         return hit
     }
 
     /// Keeps a render just drawn in memory and hands it to the disk store's writer.
     func storeDrawn(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: Double?) {
-        memory.insert(image, for: key.value)
+        memory.insert(image, children: children, for: key.value)
         counters.withLock { $0.draws += 1 }
         disk?.store(image, for: key, children: children, lifetime: lifetime)
     }

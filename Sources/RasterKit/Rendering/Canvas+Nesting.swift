@@ -14,7 +14,7 @@ extension Canvas {
         guard rect.minX.isFinite, rect.minY.isFinite else { throw RenderError.invalidSize(rect.size) }
         if environment.isCancelled() { throw CancellationError() }
         guard environment.depth < Rasterizer.nestingLimit else {
-            throw RenderError.nestingTooDeep(typeName: String(reflecting: Child.self), depth: Rasterizer.nestingLimit)
+            throw RenderError.nestingTooDeep(typeName: TypeIdentity.stableName(of: Child.self), depth: Rasterizer.nestingLimit)
         }
         let device = deviceTransform
         // The child is drawn at the device's pixels per point, so it is as sharp as its parent.
@@ -29,7 +29,7 @@ extension Canvas {
             let geometry = try RenderGeometry(for: child, size: rect.size, scale: childScale)
             image = try geometry.draw(child, scale: childScale, limits: .default, environment: nested)
         }
-        environment.children.record(ComponentVersion(typeName: String(reflecting: Child.self),
+        environment.children.record(ComponentVersion(typeName: ComponentKeyPlan<Child>.shared.typeName,
                                                      renderVersion: Child.renderVersion))
         if image.capInsets == nil, pastePixelAligned(image, in: rect, device: device) { return }
         draw(image, in: rect)

@@ -74,9 +74,10 @@ public final class Rasterizer: Sendable {
     /// Memory, then a claim on the key: draw it here, or wait for the thread drawing it.
     func resolveSynchronously<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
                                                        scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
-        if let image = cache.memory.image(for: key.value) {
+        if let entry = cache.memory.entry(for: key.value) {
             counters.withLock { $0.memoryHits += 1 }
-            return RenderedImage(image: image, key: key, origin: .memory)
+            environment.children.record(contentsOf: entry.children)
+            return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
         counters.withLock { $0.misses += 1 }
         switch scheduler.claim(key: key) {
@@ -97,7 +98,10 @@ public final class Rasterizer: Sendable {
     func produce<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
                                           scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
         // Another request may have stored it between our cache miss and our claim.
-        if let image = cache.memory.peek(key.value) { return RenderedImage(image: image, key: key, origin: .memory) }
+        if let entry = cache.memory.peek(key.value) {
+            environment.children.record(contentsOf: entry.children)
+            return RenderedImage(image: entry.image, key: key, origin: .memory)
+        }
         if environment.isCancelled() { throw CancellationError() }
         // Stored by an earlier run or another process: decoded instead of drawn.
         if let stored = cache.diskHit(for: key) {

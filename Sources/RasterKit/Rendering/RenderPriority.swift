@@ -16,7 +16,7 @@ public struct RenderStatistics: Hashable, Sendable {
     public var memoryHits = 0
     /// Requests served from the disk store.
     public var diskHits = 0
-    /// Requests that found nothing cached (each leads to a draw or joins one).
+    /// Requests not found in memory: each is then served from disk, drawn, or joins a draw.
     public var misses = 0
     /// Requests that waited on a draw another request had started.
     public var coalesced = 0

@@ -18,12 +18,9 @@ public enum ComponentVersions {
     /// Makes `Component` known with its current render version; every key plan calls it.
     static func record<Component: Rasterizable>(_: Component.Type) {
         let version = Component.renderVersion
-        // Under the name canvases record children by, and under the stable name keys use: the
-        // two differ only for private and local types.
-        let names = [String(reflecting: Component.self), TypeIdentity.stableName(of: Component.self)]
-        versions.withLock { known in
-            for name in names { known[name] = version }
-        }
+        // The stable name, which both keys and nested canvases record types by.
+        let name = TypeIdentity.stableName(of: Component.self)
+        versions.withLock { $0[name] = version }
     }
 
     /// The current render version of the type named `typeName`, or nil when this process does

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import RasterKit
+
+/// `--cache PATH | --no-cache`, shared by the commands that render: the one place a command's
+/// rasterizer and its disk store are set up and flushed.
+struct CacheOptions: ParsableArguments {
+    @Option(help: "The render cache to read and update (default: $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
+    var cache: String?
+
+    @Flag(name: .customLong("no-cache"),
+          help: "Use no render cache on disk, and render every output again, even those already up to date.")
+    var noCache = false
+
+    /// Usage mistakes found before anything renders, so they exit with 2 rather than failing
+    /// every output: both flags at once, an empty path, a path whose folder is missing.
+    func validate() throws {
+        if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
+        guard let cache else { return }
+        guard !cache.isEmpty else { throw ValidationError("--cache needs a path") }
+        var isDirectory: ObjCBool = false
+        let folder = URL(fileURLWithPath: cache).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--cache \(cache): the folder \(folder) does not exist")
+        }
+        if FileManager.default.fileExists(atPath: cache, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError("--cache \(cache) is a folder; give the path of the store's file")
+        }
+    }
+
+    /// Whether outputs already written and unchanged may be left alone.
+    var reusesUpToDateOutputs: Bool { !noCache }
+
+    /// The rasterizer a batch renders with, made when the first output needs rendering: renders
+    /// come from and go to the disk store at `--cache` (or the default store), unless `--no-cache`.
+    func makeRasterizer() throws -> Rasterizer {
+        let memoryLimit = 256 << 20
+        if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit)) }
+        let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
+        return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk))
+    }
+
+    /// Commits pending disk writes before the process exits. A store that cannot take them only
+    /// costs renders in a later run, so the batch's result stands.
+    static func finish(_ rasterizer: Rasterizer?) {
+        try? rasterizer?.cache.flush()
+    }
+}
