@@ -1,4 +1,5 @@
 import Foundation
+import RasterKit
 import Synchronization
 
 /// Where a golden lives and where its failure artifacts go:
@@ -63,7 +64,7 @@ struct GoldenLocation {
 
     /// Golden files asserted in this process: a second assertion of one file in a run means two
     /// calls in one test share a name, which would make them overwrite each other.
-    private static let used = Mutex<Set<String>>([])
+    private static let used = SanitizerVisibleMutex<Set<String>>([])
 
     /// Claims the golden for this run; false when it was already asserted.
     func claim() -> Bool {

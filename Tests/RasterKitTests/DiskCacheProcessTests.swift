@@ -41,7 +41,7 @@ enum DiskProbe {
         let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         // Read both pipes while the process runs, so a chatty one cannot fill a pipe and stall it.
-        let errors = Mutex(Data())
+        let errors = SanitizerVisibleMutex(Data())
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             let data = stderr.fileHandleForReading.readDataToEndOfFile()
@@ -57,7 +57,7 @@ enum DiskProbe {
 
     /// Reads a probe's `committed N` lines as they come.
     final class Lines: Sendable {
-        private let committed = Mutex(0)
+        private let committed = SanitizerVisibleMutex(0)
         private let finished = DispatchSemaphore(value: 0)
 
         init(_ pipe: Pipe) {
@@ -109,7 +109,7 @@ enum DiskProbe {
 
     /// Runs several probes at once and returns their runs in order.
     static func runConcurrently(_ commands: [[String]]) throws -> [Run] {
-        let runs = Mutex<[Int: Result<Run, any Error>]>([:])
+        let runs = SanitizerVisibleMutex<[Int: Result<Run, any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: commands.count) { index in
             let result = Result { try run(commands[index]) }
             runs.withLock { $0[index] = result }

@@ -40,14 +40,14 @@ struct DiskFixture {
 
 /// Unix time the test controls.
 final class TestClock: Sendable {
-    private let time = Mutex(1_700_000_000.0)
+    private let time = SanitizerVisibleMutex(1_700_000_000.0)
     var now: Double { time.withLock { $0 } }
     func advance(by seconds: Double) { time.withLock { $0 += seconds } }
 }
 
 /// Keeps what a logger was asked to log.
 final class LogCapture: Sendable {
-    private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+    private let entries = SanitizerVisibleMutex<[(level: Logger.Level, message: String)]>([])
 
     var logger: Logger {
         Logger(label: "RasterKit.DiskCache.test") { _ in Handler(capture: self) }

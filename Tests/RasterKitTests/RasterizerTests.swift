@@ -89,7 +89,7 @@ struct Counted: Rasterizable {
         let component = Counted(label: "shared", draws: Counter(), gate: gate)
         let threads = 12
         let done = DispatchGroup()
-        let images = Mutex<[RasterImage]>([])
+        let images = SanitizerVisibleMutex<[RasterImage]>([])
         for _ in 0..<threads {
             done.enter()
             Thread {

@@ -76,7 +76,7 @@ enum FidelityIcons {
         return listSets()
     }
 
-    private static let fetchOnce = Mutex(false)
+    private static let fetchOnce = SanitizerVisibleMutex(false)
 
     private static func listSets() -> [URL] {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

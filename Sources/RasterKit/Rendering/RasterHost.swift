@@ -37,12 +37,12 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     /// The rasterizer renders go through.
     public let rasterizer: Rasterizer
-    private let state: Mutex<State>
+    private let state: SanitizerVisibleMutex<State>
 
     public init(component: Component, size: Size, scale: Double = 1, rasterizer: Rasterizer,
                 drawsSynchronously: Bool = false, isRasterized: Bool = true, placeholder: RasterImage? = nil) {
         self.rasterizer = rasterizer
-        state = Mutex(State(component: component, size: size, scale: scale, drawsSynchronously: drawsSynchronously,
+        state = SanitizerVisibleMutex(State(component: component, size: size, scale: scale, drawsSynchronously: drawsSynchronously,
                             isRasterized: isRasterized, placeholder: placeholder))
         update(force: true)
     }

@@ -21,7 +21,7 @@ final class ReflectionPlan: Sendable {
         self.typeID = typeID
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: ReflectionPlan]>([:])
+    private static let cache = SanitizerVisibleMutex<[ObjectIdentifier: ReflectionPlan]>([:])
 
     /// The plan for the dynamic type of `value`.
     static func plan(for value: Any) -> ReflectionPlan {

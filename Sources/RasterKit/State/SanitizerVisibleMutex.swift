@@ -9,15 +9,15 @@ import Synchronization
 /// it that ordering. Use it for state that threads hand to each other often (render threads
 /// and a writer queue), so `--sanitize=thread` runs stay meaningful. Sanitizer runs are debug
 /// builds, so release builds skip the counter and get a plain `Mutex`.
-struct SanitizerVisibleMutex<Value>: ~Copyable, Sendable {
+package struct SanitizerVisibleMutex<Value>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     private let handOff = Atomic<UInt>(0)
 
-    init(_ value: consuming sending Value) {
+    package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
 
-    borrowing func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package borrowing func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try mutex.withLock { value in
             #if DEBUG
             handOff.wrappingAdd(1, ordering: .acquiringAndReleasing)

@@ -1,9 +1,10 @@
 import Foundation
+import RasterKit
 import Synchronization
 
 /// Counts calls from any thread.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = SanitizerVisibleMutex(0)
     @discardableResult
     func increment() -> Int { value.withLock { $0 += 1; return $0 } }
     var count: Int { value.withLock { $0 } }
@@ -11,7 +12,7 @@ final class Counter: Sendable {
 
 /// Holds draws open until the test opens it, so concurrent requests can pile up on a draw.
 final class Gate: Sendable {
-    private let opened = Mutex(false)
+    private let opened = SanitizerVisibleMutex(false)
     private let entered = Counter()
 
     /// Blocks the calling (draw) thread until `open()`, or 60 seconds as a safety net against a
