@@ -35,11 +35,14 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "RasterKitTesting", dependencies: ["RasterKit"]),
+        // ImageDiff, Tolerance and the HTML report: everything of RasterKitTesting that needs no
+        // test framework, so the CLI links neither Testing nor XCTest (and can link statically).
+        .target(name: "RasterKitDiff", dependencies: ["RasterKit"]),
+        .target(name: "RasterKitTesting", dependencies: ["RasterKit", "RasterKitDiff"]),
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitTesting",
+                "RasterKit", "RasterKitDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Example components drawn with Canvas, used by the demo, the goldens and the benchmarks.
@@ -50,6 +53,7 @@ let package = Package(
         .testTarget(
             name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitCLI"]),
+        .testTarget(
+            name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitDiff", "RasterKitTesting", "RasterKitCLI"]),
     ]
 )

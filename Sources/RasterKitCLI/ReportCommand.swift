@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RasterKitTesting
+import RasterKitDiff
 
 /// `rasterkit report <artifacts-dir> --out report.html`: one page of every golden failure.
 struct ReportCommand: ParsableCommand {

@@ -3,18 +3,7 @@ import Foundation
 /// What a failed golden assertion leaves behind for a person (and `rasterkit report`):
 /// `expected.png`, `actual.png`, `diff.png` and `result.json` in one folder per golden.
 struct FailureArtifacts {
-    /// The facts `result.json` records; `rasterkit report` reads them back.
-    struct Summary: Codable, Sendable {
-        var identifier: String
-        var golden: String
-        var message: String
-        var differentPixels: Int?
-        var totalPixels: Int?
-        var ratio: Double?
-        var expectedSize: String?
-        var actualSize: String?
-        var recordMode: String
-    }
+    typealias Summary = FailureSummary
 
     let directory: URL
 

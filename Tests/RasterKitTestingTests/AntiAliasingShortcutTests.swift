@@ -1,4 +1,5 @@
 import Testing
+@testable import RasterKitDiff
 @testable import RasterKitTesting
 
 /// The unrolled interior path must answer exactly as the line-by-line port of pixelmatch.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RasterKitDiff
 @testable import RasterKitTesting
 
 @Suite struct GoldenReportTests {

@@ -40,7 +40,7 @@ public struct GoldenReport: Sendable {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         for folder in folders {
             do {
-                let summary = try JSONDecoder().decode(FailureArtifacts.Summary.self,
+                let summary = try JSONDecoder().decode(FailureSummary.self,
                                                        from: Data(contentsOf: folder.appendingPathComponent("result.json")))
                 func image(_ name: String) -> Data? { try? Data(contentsOf: folder.appendingPathComponent(name)) }
                 guard let actual = image("actual.png") else {
