@@ -11,7 +11,7 @@ import PackageDescription
 let rasterKitPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .lastPathComponent.lowercased()
 
-let benchmarkTargets = ["Drawing", "StateKeys", "Scheduling", "Diff", "DiskStore"]
+let benchmarkTargets = ["Drawing", "StateKeys", "Scheduling", "DiskStore", "SVG", "Diff", "Batch"]
 
 let package = Package(
     name: "RasterKitBenchmarks",
@@ -23,6 +23,8 @@ let package = Package(
     targets: [
         // cairo, Pango and libpng called directly, for the baselines.
         .systemLibrary(name: "CBaselines", pkgConfig: "pangocairo"),
+        // librsvg called directly, for the SVG baseline.
+        .systemLibrary(name: "CRsvgBaseline", pkgConfig: "librsvg-2.0"),
     ] + benchmarkTargets.map { name in
         .executableTarget(
             name: name,
@@ -30,7 +32,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "RasterKit", package: rasterKitPackage),
                 .product(name: "RasterKitTesting", package: rasterKitPackage),
-                "CBaselines",
+                "CBaselines", "CRsvgBaseline",
             ],
             path: "Benchmarks/\(name)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])

@@ -91,14 +91,35 @@ CHECKS += [
     (7, "full diff 2048²: ImageMagick compare ÷ rasterkit diff (commands)",
      lambda r: ratio(wall_ns(r, "ImageMagick compare -metric AE 2048² (baseline)"), wall_ns(r, "rasterkit diff 2048² (command, with PNG decoding)")),
      "{:.2f}×", lambda v: v >= 2, "≥ 2×"),
+    (8, "showcase: cold ÷ warm", lambda r: ratio(wall_ns(r, "showcase: cold (new output folder and cache)"),
+                                                  wall_ns(r, "showcase: warm (same folder and cache)")), "{:.1f}×", lambda v: v >= 10, "≥ 10×"),
+    (8, "showcase: 1 job ÷ 2 jobs", lambda r: ratio(wall_ns(r, "showcase: 1 job, no cache"), wall_ns(r, "showcase: 2 jobs, no cache")),
+     "{:.2f}×", lambda v: v >= 1.7, "≥ 1.7×"),
 ]
+
+
+def svg_checks(results):
+    """Issue 6's three ratios for every icon set measured."""
+    sets = sorted({name.split(":")[0][4:] for name in results if name.startswith("svg ") and ":" in name})
+    checks = []
+    for s in sets:
+        cold, warm = f"svg {s}: rasterkit svg, 200 icons × 48, 96, cold", f"svg {s}: rasterkit svg, warm"
+        checks += [
+            (6, f"SVG {s} cold: rsvg-convert loop ÷ rasterkit svg",
+             lambda r, c=cold, s=s: ratio(wall_ns(r, f"svg {s}: rsvg-convert loop (baseline)"), wall_ns(r, c)), "{:.1f}×", lambda v: v >= 6, "≥ 6×"),
+            (6, f"SVG {s} cold: rasterkit svg ÷ librsvg + PNG directly",
+             lambda r, c=cold, s=s: ratio(wall_ns(r, c), wall_ns(r, f"svg {s}: librsvg + PNG directly, 2 threads (baseline)")), "{:.2f}×",
+             lambda v: v <= 1.25, "≤ 1.25×"),
+            (6, f"SVG {s}: cold ÷ warm", lambda r, c=cold, w=warm: ratio(wall_ns(r, c), wall_ns(r, w)), "{:.1f}×", lambda v: v >= 10, "≥ 10×"),
+        ]
+    return checks
 
 
 def main():
     path, results = load(sys.argv[1] if len(sys.argv) > 1 else "Benchmarks")
     print(f"From {path} ({len(results)} benchmarks, {os.cpu_count()} cores)\n")
     failures = 0
-    for issue, what, value, fmt, ok, bound in CHECKS:
+    for issue, what, value, fmt, ok, bound in sorted(CHECKS + svg_checks(results), key=lambda c: c[0]):
         v = value(results)
         if v is None:
             continue

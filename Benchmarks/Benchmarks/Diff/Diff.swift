@@ -68,7 +68,7 @@ let benchmarks: @Sendable () -> Void = {
     guard let files = DiffPair.files,
           let a = try? RGBABitmap(pngData: Data(contentsOf: URL(fileURLWithPath: files.a))),
           let b = try? RGBABitmap(pngData: Data(contentsOf: URL(fileURLWithPath: files.b))) else { return }
-    let copy = RGBABitmap.make(width: a.width, height: a.height) { bytes in a.withUnsafeBytes { bytes.update(from: $0, count: $0.count) } }
+    let copy = RGBABitmap(width: a.width, height: a.height, bytes: a.withUnsafeBytes { Array($0) })
 
     Benchmark("ImageDiff: identical 2048² images", configuration: timing) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try ImageDiff.compare(a, copy, makeDiffImage: false).differentPixels) }

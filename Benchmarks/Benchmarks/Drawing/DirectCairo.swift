@@ -9,7 +9,11 @@ final class DirectCairo {
     private let context: OpaquePointer
 
     init() {
+        // The same isolated fontconfig setup as RasterKit's: no hinting, grey antialiasing.
         let config = FcConfigCreate()
+        _ = DirectCairo.fontRules.withCString {
+            FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
+        }
         for file in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"] {
             _ = "/usr/share/fonts/truetype/dejavu/\(file)".withCString {
                 FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
@@ -27,6 +31,20 @@ final class DirectCairo {
         pango_context_set_round_glyph_positions(context, 0)
         pango_cairo_context_set_resolution(context, 72)
     }
+
+    static let fontRules = """
+        <?xml version="1.0"?>
+        <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+        <fontconfig>
+          <match target="font">
+            <edit name="antialias" mode="assign"><bool>true</bool></edit>
+            <edit name="hinting" mode="assign"><bool>false</bool></edit>
+            <edit name="hintstyle" mode="assign"><const>hintnone</const></edit>
+            <edit name="autohint" mode="assign"><bool>false</bool></edit>
+            <edit name="rgba" mode="assign"><const>none</const></edit>
+          </match>
+        </fontconfig>
+        """
 
     deinit {
         baseline_unref(UnsafeMutableRawPointer(context))

@@ -49,23 +49,7 @@ extension Canvas {
     private func apply(_ mask: Mask) {
         switch mask {
         case let .image(image, rect):
-            guard !rect.isEmpty, rect.width.isFinite, rect.height.isFinite else {
-                return record(RenderError.invalidSize(rect.size))
-            }
-            do {
-                let source = try CairoImageSurface(reading: image)
-                let pattern = cairo_pattern_create_for_surface(source.surface)
-                defer { cairo_pattern_destroy(pattern) }
-                var matrix = Transform(translationX: -rect.minX, y: -rect.minY)
-                    .concatenating(Transform(scaleX: Double(image.pixelWidth) / rect.width,
-                                             y: Double(image.pixelHeight) / rect.height)).cairoMatrix
-                cairo_pattern_set_matrix(pattern, &matrix)
-                cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
-                cairo_mask(context, pattern)
-                withExtendedLifetime(source) {}
-            } catch {
-                record(error)
-            }
+            withPattern(of: image, in: rect, filter: CAIRO_FILTER_GOOD, extend: CAIRO_EXTEND_NONE) { cairo_mask(context, $0) }
         case .linearGradient(let gradient):
             let pattern = CairoPatterns.make(gradient)
             cairo_mask(context, pattern)

@@ -204,24 +204,33 @@ public final class Canvas {
     }
 
     private func withImageSource(_ imagePattern: ImagePattern, _ operation: () -> Void) {
-        let image = imagePattern.image, rect = imagePattern.rect
+        withPattern(of: imagePattern.image, in: imagePattern.rect, filter: imagePattern.interpolation.cairoFilter,
+                    extend: imagePattern.tiles ? CAIRO_EXTEND_REPEAT : CAIRO_EXTEND_NONE) { pattern in
+            cairo_set_source(context, pattern)
+            operation()
+            cairo_set_source_rgba(context, 0, 0, 0, 1)
+        }
+    }
+
+    /// Runs `body` with a cairo pattern showing `image` stretched over `rect` (in the current
+    /// coordinates). The pattern reads the image's own pixels, so it is valid only inside `body`.
+    func withPattern(of image: RasterImage, in rect: Rect, filter: cairo_filter_t, extend: cairo_extend_t,
+                     _ body: (OpaquePointer) -> Void) {
         guard rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite else {
             return record(RenderError.invalidSize(rect.size))
         }
         do {
             let source = try CairoImageSurface(reading: image)
-            let pattern = cairo_pattern_create_for_surface(source.surface)
+            let pattern = cairo_pattern_create_for_surface(source.surface)!
             defer { cairo_pattern_destroy(pattern) }
             // Pattern space is the image's pixels: map the rect onto them.
             var matrix = Transform(translationX: -rect.minX, y: -rect.minY)
                 .concatenating(Transform(scaleX: Double(image.pixelWidth) / rect.width,
                                          y: Double(image.pixelHeight) / rect.height)).cairoMatrix
             cairo_pattern_set_matrix(pattern, &matrix)
-            cairo_pattern_set_filter(pattern, imagePattern.interpolation.cairoFilter)
-            cairo_pattern_set_extend(pattern, imagePattern.tiles ? CAIRO_EXTEND_REPEAT : CAIRO_EXTEND_NONE)
-            cairo_set_source(context, pattern)
-            operation()
-            cairo_set_source_rgba(context, 0, 0, 0, 1)
+            cairo_pattern_set_filter(pattern, filter)
+            cairo_pattern_set_extend(pattern, extend)
+            body(pattern)
             withExtendedLifetime(source) {}
         } catch {
             record(error)

@@ -1,0 +1,52 @@
+// Issue 8: the showcase manifest rendered cold and warm by `rasterkit render`, and its
+// throughput on 2 jobs against 1.
+import Benchmark
+import Foundation
+
+let environment = ProcessInfo.processInfo.environment
+/// The release rasterkit (`make bench` builds it statically and sets RASTERKIT_BINARY).
+let rasterkit = environment["RASTERKIT_BINARY"] ?? FileManager.default.currentDirectoryPath + "/../.build/release/rasterkit"
+let showcase = FileManager.default.currentDirectoryPath + "/../Examples/showcase.yaml"
+
+func scratch() -> String {
+    let path = NSTemporaryDirectory() + "rasterkit-batch-bench-" + UUID().uuidString.prefix(8)
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func render(_ out: String, _ extra: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: rasterkit)
+    process.arguments = ["render", showcase, "--out", out + "/out"] + extra
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+}
+
+let benchmarks: @Sendable () -> Void = {
+    guard FileManager.default.isExecutableFile(atPath: rasterkit), FileManager.default.fileExists(atPath: showcase) else { return }
+    let timing = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(10), maxIterations: 30)
+
+    Benchmark("showcase: cold (new output folder and cache)", configuration: timing) { benchmark in
+        let out = scratch()
+        benchmark.startMeasurement()
+        try render(out, ["--cache", out + "/cache.sqlite", "--jobs", "2"])
+        benchmark.stopMeasurement()
+    }
+    Benchmark("showcase: warm (same folder and cache)", configuration: timing) { benchmark in
+        let out = scratch()
+        try render(out, ["--cache", out + "/cache.sqlite", "--jobs", "2"])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try render(out, ["--cache", out + "/cache.sqlite", "--jobs", "2"]) }
+        benchmark.stopMeasurement()
+    }
+    for jobs in [1, 2] {
+        Benchmark("showcase: \(jobs) job\(jobs == 1 ? "" : "s"), no cache", configuration: timing) { benchmark in
+            let out = scratch()
+            benchmark.startMeasurement()
+            try render(out, ["--no-cache", "--jobs", "\(jobs)"])
+            benchmark.stopMeasurement()
+        }
+    }
+}
