@@ -78,7 +78,7 @@ public struct GoldenReport: Sendable {
         let pixels = failure.differentPixels.map { "\($0) of \(failure.totalPixels ?? 0) pixels" } ?? ""
         func figure(_ label: String, _ data: Data?) -> String {
             guard let data else { return "<figure><figcaption>\(label)</figcaption><div class=\"missing\">none</div></figure>" }
-            return "<figure><figcaption>\(label)</figcaption><img src=\"\(dataURL(data))\" alt=\"\(label)\"></figure>"
+            return "<figure><figcaption>\(label)</figcaption><img src=\"\(dataURL(data))\" alt=\"\(label)\"\(zoom(data))></figure>"
         }
         var compare = ""
         if let expected = failure.expected, let actual = failure.actual {
@@ -86,8 +86,8 @@ public struct GoldenReport: Sendable {
             <div class="compare" data-index="\(index)">
               <div class="modes"><label><input type="radio" name="mode\(index)" value="slider" checked> Slider</label>
               <label><input type="radio" name="mode\(index)" value="onion"> Onion skin</label></div>
-              <div class="stage"><img class="under" src="\(dataURL(expected))" alt="expected">
-              <img class="over" src="\(dataURL(actual))" alt="actual"><div class="divider"></div></div>
+              <div class="stage"><img class="under" src="\(dataURL(expected))" alt="expected"\(zoom(expected))>
+              <img class="over" src="\(dataURL(actual))" alt="actual"\(zoom(actual))><div class="divider"></div></div>
               <input class="amount" type="range" min="0" max="100" value="50" aria-label="expected ↔ actual">
               <div class="legend"><span>expected</span><span>actual</span></div>
             </div>
@@ -102,6 +102,16 @@ public struct GoldenReport: Sendable {
           \(compare)
         </section>
         """
+    }
+
+    /// A width attribute that enlarges small images by a whole factor (they are drawn pixelated),
+    /// so a 24-pixel icon's difference can be seen; large images keep their size.
+    private func zoom(_ png: Data) -> String {
+        // The width is the big-endian word at byte 16, inside the IHDR chunk.
+        guard png.count >= 24 else { return "" }
+        let width = png[png.startIndex + 16 ..< png.startIndex + 20].reduce(0) { $0 << 8 | Int($1) }
+        guard width > 0, width < 160 else { return "" }
+        return " width=\"\(width * min(8, 160 / width))\""
     }
 
     private func dataURL(_ data: Data) -> String { "data:image/png;base64," + data.base64EncodedString() }

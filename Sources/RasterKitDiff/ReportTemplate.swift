@@ -22,10 +22,12 @@ enum ReportTemplate {
         .ratio { font-size: 13px; color: #b42323; background: #fdecec; border-radius: 999px; padding: 2px 10px; }
         .stats { margin: 0 0 8px; color: var(--muted); }
         pre { white-space: pre-wrap; background: #f1f5f9; padding: 10px 12px; border-radius: 8px; font-size: 12px; }
-        .row { display: flex; gap: 16px; flex-wrap: wrap; align-items: flex-start; }
+        .row { display: flex; gap: 16px; align-items: flex-start; }
+        /* Expected, actual and diff always share one row, shrinking large images to fit. */
+        .row figure { margin: 0; flex: 0 1 auto; min-width: 0; max-width: calc((100% - 32px) / 3); }
         figure { margin: 0; }
         figcaption { font-size: 12px; color: var(--muted); margin-bottom: 4px; text-transform: uppercase; letter-spacing: .04em; }
-        img { display: block; max-width: 100%; image-rendering: pixelated;
+        img { display: block; max-width: 100%; height: auto; image-rendering: pixelated;
               background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; border: 1px solid var(--line); }
         .missing { padding: 24px; border: 1px dashed var(--line); color: var(--muted); }
         .compare { margin-top: 16px; display: inline-block; }
