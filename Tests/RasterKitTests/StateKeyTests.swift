@@ -187,12 +187,50 @@ private struct Capped: KeyOnly {
         #expect(described.typeName.hasSuffix("Labelled"))
     }
 
+    @Test func nestedComputedAndClassKeyPathsReadTheirValues() {
+        let base = Paths(title: "a", style: .init(tint: .black, weight: 4), padding: (1, 2))
+        var other = base
+        other.ignored = 9
+        other.padding.x = 7
+        #expect(key(base) == key(other))
+        other.title = "A"  // the same `shout`
+        #expect(key(base) == key(other))
+        for change in [{ (p: inout Paths) in p.title = "b" }, { $0.style.weight = 5 }, { $0.padding.y = 3 }, { $0.style.tint = .white }] {
+            var changed = base
+            change(&changed)
+            #expect(key(base) != key(changed))
+        }
+        #expect(key(base).stateDescription.hasPrefix("style.weight: 4, <computed String>: A, padding.y: 2.0"), "\(key(base).stateDescription)")
+
+        #expect(key(ClassComponent(count: 1, label: nil)) == key(ClassComponent(count: 1, label: nil)))
+        #expect(key(ClassComponent(count: 1, label: nil)) != key(ClassComponent(count: 2, label: nil)))
+        #expect(key(ClassComponent(count: 1, label: nil)) != key(ClassComponent(count: 1, label: "")))
+    }
+
     @Test func valuesNestingWithoutEndAreCutOff() {
         indirect enum Chain: Sendable { case end, link(Chain) }
         var chain = Chain.end
         for _ in 0..<1_000 { chain = .link(chain) }
         _ = key(Whole(value: chain))  // must return, not overflow the stack
     }
+}
+
+/// Key paths of every kind a component may declare: stored, nested, computed, and on a class.
+private struct Paths: KeyOnly {
+    struct Style: Sendable { var tint: Color; var weight: Int }
+    var title: String
+    var style: Style
+    var padding: (x: Double, y: Double)
+    var ignored = 0
+    var shout: String { title.uppercased() }
+    static let stateKeyPaths: [PartialKeyPath<Paths> & Sendable] = [\.style.weight, \.shout, \.padding.y, \.style]
+}
+
+private final class ClassComponent: KeyOnly, @unchecked Sendable {
+    var count: Int
+    var label: String?
+    init(count: Int, label: String?) { self.count = count; self.label = label }
+    static let stateKeyPaths: [PartialKeyPath<ClassComponent> & Sendable] = [\.count, \.label]
 }
 
 @Suite struct TypeIdentityTests {

@@ -23,6 +23,8 @@ struct AppIcon: Rasterizable {
     }
 }
 
+let appIcon = AppIcon(tint: Color(red: 0.2, green: 0.45, blue: 0.95))
+
 /// A 32 × 32 noisy image, whose PNG is about 4 KiB, for the store comparisons.
 struct Blob: Rasterizable {
     var index: Int
@@ -66,6 +68,22 @@ final class StoreFixture: @unchecked Sendable {
     }
 }
 
+/// A store holding the app icon, opened once and read through a rasterizer with no memory tier,
+/// so that every request is served from disk.
+final class HitFixture: @unchecked Sendable {
+    static let shared = HitFixture()
+    let reading: Rasterizer
+
+    private init() {
+        let icon = appIcon
+        let store = try! DiskCache(at: scratchDirectory("hit").appendingPathComponent("renders.sqlite"))
+        _ = try! Rasterizer(cache: RasterCache(memoryLimit: 0, disk: store)).image(for: icon, size: Size(96), scale: 2)
+        try! store.flush()
+        reading = Rasterizer(cache: RasterCache(memoryLimit: 0, disk: store))
+        _ = try! reading.image(for: icon, size: Size(96), scale: 2)
+    }
+}
+
 /// The comparison store: one PNG per entry in 256 folders, written to a temporary name and renamed.
 struct FileStore {
     let root: URL
@@ -79,19 +97,15 @@ struct FileStore {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let icon = AppIcon(tint: Color(red: 0.2, green: 0.45, blue: 0.95))
+    let icon = appIcon
     let iconSize = Size(96)
     let fast = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(3), maxIterations: 5_000)
 
     Benchmark("disk hit: 96² pt @2x icon (read + decode)", configuration: fast) { benchmark in
-        let store = try DiskCache(at: scratchDirectory("hit").appendingPathComponent("renders.sqlite"))
-        let filling = Rasterizer(cache: RasterCache(memoryLimit: 0, disk: store))
-        _ = try filling.image(for: icon, size: iconSize, scale: 2)
-        try store.flush()
-        let reading = Rasterizer(cache: RasterCache(memoryLimit: 0, disk: store))
-        benchmark.startMeasurement()
+        // An open store, as a running app or CLI has: the first lookup's cost of opening a reader
+        // connection is paid once per process, not per hit.
+        let reading = HitFixture.shared.reading
         for _ in benchmark.scaledIterations { blackHole(try reading.image(for: icon, size: iconSize, scale: 2)) }
-        benchmark.stopMeasurement()
     }
     Benchmark("draw: 96² pt @2x icon (baseline)", configuration: fast) { benchmark in
         let drawing = Rasterizer(cache: RasterCache(memoryLimit: 0))

@@ -58,6 +58,10 @@ final class DiskCacheStore: Sendable {
             // read(2) per page: most of what makes small blobs faster here than in files.
             try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
             guard !db.configuration.readonly else { return }
+            // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a power cut
+            // can lose the last batches (renders that are simply drawn again) but never leaves
+            // a damaged file or a partial entry. FULL would make every batch wait for the disk.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Only takes effect on a new, empty file; lets prune and clear give pages back.
             try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
             // After a checkpoint, a WAL grown by a large batch is cut back to 4 MiB.

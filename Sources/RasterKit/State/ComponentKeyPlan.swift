@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Everything about a component type that its cache keys need and that never changes: its
@@ -28,8 +29,19 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
         let prefix = "\\" + String(describing: Component.self) + "."
         propertyNames = keyPaths.map { keyPath in
             let text = String(describing: keyPath)
-            return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+            return Self.withoutAddresses(text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
         }
+    }
+
+    /// The runtime describes a computed property by its getter's address, `<computed 0x… (Type)>`,
+    /// which differs between processes; descriptions keep only `<computed Type>`.
+    private static func withoutAddresses(_ name: String) -> String {
+        var result = name
+        while let start = result.range(of: "<computed 0x"),
+              let space = result[start.upperBound...].firstIndex(of: " ") {
+            result.replaceSubrange(start.lowerBound...space, with: "<computed ")
+        }
+        return result.replacingOccurrences(of: "<computed (", with: "<computed ").replacingOccurrences(of: ")>", with: ">")
     }
 
     /// The plan for `Component`, made on first use.
@@ -45,28 +57,41 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
     /// ``StateHashable`` values, through the reflection walker otherwise.
     private static func writer(for keyPath: PartialKeyPath<Component> & Sendable) -> Writer {
         func typed<Value>(_: Value.Type) -> Writer {
-            guard let typed = keyPath as? KeyPath<Component, Value> else {
-                let erased = SendableBox(keyPath)
-                return { component, hasher in StateWalker.walk(component[keyPath: erased.value], into: &hasher) }
-            }
+            let read = reader(for: keyPath, as: Value.self)
             if let hashable = Value.self as? any StateHashable.Type {
-                return hashableWriter(hashable, keyPath: typed)
+                return hashableWriter(hashable, read: read)
             }
-            let box = SendableBox(typed)
-            return { component, hasher in StateWalker.walk(component[keyPath: box.value], into: &hasher) }
+            return { component, hasher in StateWalker.walk(read(component), into: &hasher) }
         }
         return _openExistential(type(of: keyPath).valueType, do: typed)
     }
 
-    private static func hashableWriter<Value: StateHashable, Stored>(
-        _: Value.Type, keyPath: KeyPath<Component, Stored>
-    ) -> Writer {
-        guard let exact = keyPath as? KeyPath<Component, Value> else {
-            let box = SendableBox(keyPath)
-            return { component, hasher in StateWalker.walk(component[keyPath: box.value], into: &hasher) }
+    /// Reads the value `keyPath` names. A stored property of a struct is read at its offset:
+    /// projecting a key path through generic code looks up runtime metadata on every call,
+    /// which costs more than all the hashing of a typical key.
+    private static func reader<Value>(for keyPath: PartialKeyPath<Component> & Sendable,
+                                      as _: Value.Type) -> @Sendable (Component) -> Value {
+        if let offset = MemoryLayout<Component>.offset(of: keyPath) {
+            return { component in
+                withUnsafePointer(to: component) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) }
+            }
         }
-        let box = SendableBox(exact)
-        return { component, hasher in component[keyPath: box.value].hashState(into: &hasher) }
+        if let typed = keyPath as? KeyPath<Component, Value> {
+            let box = SendableBox(typed)
+            return { component in component[keyPath: box.value] }
+        }
+        let erased = SendableBox(keyPath)
+        // The key path's value type is `Value`, which `writer(for:)` opened from it.
+        return { component in component[keyPath: erased.value] as! Value }
+    }
+
+    private static func hashableWriter<Value: StateHashable, Stored>(
+        _: Value.Type, read: @escaping @Sendable (Component) -> Stored
+    ) -> Writer {
+        // `Value` is `Stored`, opened as ``StateHashable``: the same function type.
+        precondition(Value.self == Stored.self)
+        let exact = unsafeBitCast(read, to: (@Sendable (Component) -> Value).self)
+        return { component, hasher in exact(component).hashState(into: &hasher) }
     }
 }
 

@@ -15,10 +15,14 @@ final class ReflectionPlan: Sendable {
     let kind: Kind
     /// A stable 64-bit identity of the type, so different types with the same fields differ.
     let typeID: UInt64
+    /// For enums and optionals: their cases as read from the runtime's metadata, when that can
+    /// be done safely, so values are walked without `Mirror`.
+    let enumLayout: EnumLayout?
 
-    private init(kind: Kind, typeID: UInt64) {
+    private init(kind: Kind, typeID: UInt64, enumLayout: EnumLayout? = nil) {
         self.kind = kind
         self.typeID = typeID
+        self.enumLayout = enumLayout
     }
 
     private static let cache = SanitizerVisibleMutex<[ObjectIdentifier: ReflectionPlan]>([:])
@@ -50,7 +54,12 @@ final class ReflectionPlan: Sendable {
         case .set: kind = .set
         default: kind = .opaque
         }
-        return ReflectionPlan(kind: kind, typeID: typeID)
+        switch kind {
+        case .enumeration, .optional:
+            return ReflectionPlan(kind: kind, typeID: typeID, enumLayout: EnumLayout.make(for: type))
+        default:
+            return ReflectionPlan(kind: kind, typeID: typeID)
+        }
     }
 
     private static func writer<Value: StateHashable>(for type: Value.Type) -> @Sendable (Any, inout StateHasher) -> Void {

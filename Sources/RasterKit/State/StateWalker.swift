@@ -1,5 +1,6 @@
-/// Walks any value into a ``StateHasher``: ``StateHashable`` values write themselves; structs,
-/// enums, tuples, optionals, collections and class instances are walked through `Mirror`.
+/// Walks any value into a ``StateHasher``: ``StateHashable`` values write themselves; enums and
+/// optionals are read through their ``EnumLayout`` where they have one; structs, tuples,
+/// collections and class instances (and enums without a layout) are walked through `Mirror`.
 enum StateWalker {
     /// Recursion deeper than this is a value that nests without end (not a cycle of objects,
     /// which is caught separately): it is cut off with a marker rather than overflowing the stack.
@@ -18,14 +19,13 @@ enum StateWalker {
         case .enumeration:
             hasher.write(tag: .enumeration)
             hasher.write(plan.typeID)
-            hasher.write(EnumCase.name(of: value))
-            let mirror = Mirror(reflecting: value)
-            if let payload = mirror.children.first {
-                hasher.write(tag: .some)
-                walk(payload.value, into: &hasher, depth: depth + 1)
-            } else {
-                hasher.write(tag: .none)
+            if let layout = plan.enumLayout, let (enumCase, payload) = layout.decompose(value) {
+                hasher.write(enumCase.name)
+                writePayload(payload, into: &hasher, depth: depth)
+                return
             }
+            hasher.write(EnumCase.name(of: value))
+            writePayload(Mirror(reflecting: value).children.first?.value, into: &hasher, depth: depth)
         case .tuple:
             hasher.write(tag: .tuple)
             let mirror = Mirror(reflecting: value)
@@ -35,12 +35,10 @@ enum StateWalker {
                 walk(child.value, into: &hasher, depth: depth + 1)
             }
         case .optional:
-            if let wrapped = Mirror(reflecting: value).children.first {
-                hasher.write(tag: .some)
-                walk(wrapped.value, into: &hasher, depth: depth + 1)
-            } else {
-                hasher.write(tag: .none)
+            if let layout = plan.enumLayout, let (_, payload) = layout.decompose(value) {
+                return writePayload(payload, into: &hasher, depth: depth)
             }
+            writePayload(Mirror(reflecting: value).children.first?.value, into: &hasher, depth: depth)
         case .collection:
             hasher.write(tag: .sequence)
             let mirror = Mirror(reflecting: value)
@@ -58,6 +56,16 @@ enum StateWalker {
         case .opaque:
             hasher.write(tag: .opaque)
             hasher.write(plan.typeID)
+        }
+    }
+
+    /// An enum case's payload, or its absence, as the `Mirror` walk writes it.
+    private static func writePayload(_ payload: Any?, into hasher: inout StateHasher, depth: Int) {
+        if let payload {
+            hasher.write(tag: .some)
+            walk(payload, into: &hasher, depth: depth + 1)
+        } else {
+            hasher.write(tag: .none)
         }
     }
 
