@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CBaselines", pkgConfig: "pangocairo"),
         // librsvg called directly, for the SVG baseline.
         .systemLibrary(name: "CRsvgBaseline", pkgConfig: "librsvg-2.0"),
+        // Runs commands for the benchmarks that time the CLI.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
     ] + benchmarkTargets.map { name in
         .executableTarget(
             name: name,
@@ -32,7 +34,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "RasterKit", package: rasterKitPackage),
                 .product(name: "RasterKitTesting", package: rasterKitPackage),
-                "CBaselines", "CRsvgBaseline",
+                "CBaselines", "CRsvgBaseline", "BenchmarkSupport",
             ],
             path: "Benchmarks/\(name)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])

@@ -1,6 +1,7 @@
 // Issue 8: the showcase manifest rendered cold and warm by `rasterkit render`, and its
 // throughput on 2 jobs against 1.
 import Benchmark
+import BenchmarkSupport
 import Foundation
 
 let environment = ProcessInfo.processInfo.environment
@@ -15,13 +16,7 @@ func scratch() -> String {
 }
 
 func render(_ out: String, _ extra: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: rasterkit)
-    process.arguments = ["render", showcase, "--out", out + "/out"] + extra
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
+    try runCommand(rasterkit, ["render", showcase, "--out", out + "/out"] + extra)
 }
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,6 +1,7 @@
 // Issue 6: `rasterkit svg` on 200 real icons at 48 and 96, cold, against a shell loop of
 // rsvg-convert and against librsvg + PNG writing called directly; and the same command warm.
 import Benchmark
+import BenchmarkSupport
 import CRsvgBaseline
 import Foundation
 
@@ -20,18 +21,6 @@ func scratch() -> String {
     let path = NSTemporaryDirectory() + "rasterkit-svg-bench-" + UUID().uuidString.prefix(8)
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
-}
-
-@discardableResult
-func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
 }
 
 /// What `rsvg-convert -w N -h N` does, called in-process on `threads` threads: parse, render into
@@ -72,21 +61,21 @@ func register(_ set: String) {
     Benchmark("svg \(set): rasterkit svg, 200 icons × 48, 96, cold", configuration: timing) { benchmark in
         let out = scratch()
         benchmark.startMeasurement()
-        try run(rasterkit, ["svg"] + arguments(out))
+        try runCommand(rasterkit, ["svg"] + arguments(out))
         benchmark.stopMeasurement()
     }
     Benchmark("svg \(set): rasterkit svg, warm", configuration: timing) { benchmark in
         let out = scratch()
-        try run(rasterkit, ["svg"] + arguments(out))
+        try runCommand(rasterkit, ["svg"] + arguments(out))
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { try run(rasterkit, ["svg"] + arguments(out)) }
+        for _ in benchmark.scaledIterations { try runCommand(rasterkit, ["svg"] + arguments(out)) }
         benchmark.stopMeasurement()
     }
     Benchmark("svg \(set): rsvg-convert loop (baseline)", configuration: slow) { benchmark in
         let out = scratch()
         benchmark.startMeasurement()
         for (index, file) in files.enumerated() {
-            for size in ["48", "96"] { try run("/usr/bin/rsvg-convert", ["-w", size, "-h", size, file, "-o", out + "/\(index)-\(size).png"]) }
+            for size in ["48", "96"] { try runCommand("/usr/bin/rsvg-convert", ["-w", size, "-h", size, file, "-o", out + "/\(index)-\(size).png"]) }
         }
         benchmark.stopMeasurement()
     }

@@ -48,38 +48,37 @@ final class VariableScope {
 
     /// `node` with every variable reference replaced; references that cannot be resolved are
     /// reported and left as they were (readers then skip them quietly).
-    func substitute(_ node: Node) -> Node { substitute(node, level: 0, selfName: nil) }
+    func substitute(_ node: Node) -> Node { substituted(node, level: 0, selfName: nil) ?? node }
 
-    private func substitute(_ node: Node, level: Int, selfName: String?) -> Node {
+    /// `node` with its references replaced, or nil when it holds none. Most of a manifest holds
+    /// no reference: such subtrees are kept as they are, neither rebuilt nor scanned twice.
+    private func substituted(_ node: Node, level: Int, selfName: String?) -> Node? {
         switch node {
         case .scalar(let scalar):
-            guard scalar.string.contains("$") else { return node }
+            guard scalar.string.utf8.contains(UInt8(ascii: "$")) else { return nil }
             if let name = VariableSyntax.referencedName(in: scalar.string) {
-                return lookup(name, from: name == selfName ? level + 1 : level, at: node) ?? node
+                return lookup(name, from: name == selfName ? level + 1 : level, at: node)
             }
             let text = interpolate(scalar.string, level: level, selfName: selfName, at: node)
             return .scalar(Node.Scalar(text, .implicit, .doubleQuoted, scalar.mark))
-        // Most of a manifest holds no reference: such a subtree is kept as it is, not rebuilt.
         case .mapping(let mapping):
-            guard mapping.values.contains(where: Self.mayReferToVariables) else { return node }
-            let pairs = mapping.map { ($0.key, substitute($0.value, level: level, selfName: selfName)) }
-            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
+            var pairs: [(Node, Node)]?
+            for (index, pair) in mapping.enumerated() {
+                let value = substituted(pair.value, level: level, selfName: selfName)
+                if pairs == nil, value != nil { pairs = mapping.prefix(index).map { ($0.key, $0.value) } }
+                pairs?.append((pair.key, value ?? pair.value))
+            }
+            return pairs.map { .mapping(Node.Mapping($0, mapping.tag, mapping.style, mapping.mark)) }
         case .sequence(let sequence):
-            guard sequence.contains(where: Self.mayReferToVariables) else { return node }
-            let nodes = sequence.map { substitute($0, level: level, selfName: selfName) }
-            return .sequence(Node.Sequence(nodes, sequence.tag, sequence.style, sequence.mark))
+            var nodes: [Node]?
+            for (index, element) in sequence.enumerated() {
+                let value = substituted(element, level: level, selfName: selfName)
+                if nodes == nil, value != nil { nodes = Array(sequence.prefix(index)) }
+                nodes?.append(value ?? element)
+            }
+            return nodes.map { .sequence(Node.Sequence($0, sequence.tag, sequence.style, sequence.mark)) }
         case .alias:
-            return node
-        }
-    }
-
-    /// Whether any scalar in `node` holds a `$`.
-    private static func mayReferToVariables(_ node: Node) -> Bool {
-        switch node {
-        case .scalar(let scalar): scalar.string.utf8.contains(UInt8(ascii: "$"))
-        case .mapping(let mapping): mapping.values.contains(where: mayReferToVariables)
-        case .sequence(let sequence): sequence.contains(where: mayReferToVariables)
-        case .alias: false
+            return nil
         }
     }
 
@@ -131,7 +130,7 @@ final class VariableScope {
             return nil
         }
         visiting.append(key)
-        let value = substitute(raw, level: found, selfName: name)
+        let value = substituted(raw, level: found, selfName: name) ?? raw
         visiting.removeLast()
         resolved[key] = value
         return value

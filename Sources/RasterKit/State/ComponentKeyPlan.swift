@@ -11,8 +11,6 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
     /// A hasher that has absorbed the format version, type identity and render version.
     let seed: StateHasher
     let writers: [Writer]
-    /// Each key path's property name, for descriptions.
-    let propertyNames: [String]
 
     private init() {
         typeName = TypeIdentity.stableName(of: Component.self)
@@ -26,10 +24,16 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
         seed.write(keyPaths.count)
         self.seed = seed
         writers = keyPaths.map { ComponentKeyPlan.writer(for: $0) }
+    }
+
+    /// Each key path's property name, for descriptions. Worked out when asked for rather than
+    /// with the plan: describing types and key paths makes the runtime search every protocol
+    /// conformance in the binary the first time, which a run served from the cache never needs.
+    static var propertyNames: [String] {
         let prefix = "\\" + String(describing: Component.self) + "."
-        propertyNames = keyPaths.map { keyPath in
+        return Component.stateKeyPaths.map { keyPath in
             let text = String(describing: keyPath)
-            return Self.withoutAddresses(text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
+            return withoutAddresses(text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
         }
     }
 
