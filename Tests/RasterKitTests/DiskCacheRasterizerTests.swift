@@ -16,7 +16,7 @@ import Testing
             for _ in 0..<tasks {
                 group.addTask { try await first.image(for: component, size: Size(8), scale: 2, priority: .urgent) }
             }
-            #expect(Gate.wait { first.statistics.coalesced + first.statistics.memoryHits == tasks - 1 })
+            #expect(await eventually { first.statistics.coalesced + first.statistics.memoryHits == tasks - 1 })
             gate.open()
             for try await image in group { #expect(image.pixelWidth == 16) }
         }

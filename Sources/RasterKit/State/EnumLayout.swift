@@ -12,9 +12,9 @@ import Musl
 /// is most of a cache key's cost. Here the field records are read once per type, and each value
 /// costs one value-witness call for its tag and, for a payload case, one copy of the payload.
 ///
-/// Everything read is part of Swift's stable ABI: the value witness table (with the enum
-/// witnesses `getEnumTag` and `destructiveProjectEnumData`), the enum metadata and its nominal
-/// type descriptor's field records. Whatever does not fit the expected shape (no field records,
+/// Everything read is laid out as Swift's stable ABI fixes it (and Linux shares): the value
+/// witness table with its enum witnesses `getEnumTag` and `destructiveProjectEnumData`, the enum
+/// metadata, and its nominal type descriptor's field records. Whatever does not fit the expected shape (no field records,
 /// an indirect case, a custom mirror) makes ``make(for:)`` return nil and the walker uses
 /// `Mirror`, which writes the same bytes.
 struct EnumLayout: @unchecked Sendable {
