@@ -79,6 +79,26 @@ import Testing
         try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "newer RasterKit")
     }
 
+    @Test func aStoreWhoseTableLacksColumnsIsMovedAside() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 2)
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "ALTER TABLE entries DROP COLUMN children; PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "lacks children")
+    }
+
+    @Test func theCheckedColumnsAreTheMigratedSchema() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 1)
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        defer { try? queue.close() }
+        let columns = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM pragma_table_info('entries')") }
+        #expect(Set(columns) == DiskCacheSchema.entryColumns)
+    }
+
     @Test func anEmptyFileBecomesAStoreWithoutAWarning() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }

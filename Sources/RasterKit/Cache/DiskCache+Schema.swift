@@ -43,6 +43,13 @@ enum DiskCacheSchema {
         return migrator
     }()
 
+    /// The columns of `entries` once every migration has run; update with each migration.
+    static let entryColumns: Set<String> = [
+        "id", "digest", "type_name", "render_version", "key_description", "pixel_width", "pixel_height", "scale",
+        "cap_top", "cap_left", "cap_bottom", "cap_right", "byte_size", "created_at", "last_access", "expires_at",
+        "children", "png",
+    ]
+
     /// Why an existing file cannot be used as it is.
     enum Damage: Error, CustomStringConvertible {
         /// SQLite cannot read it: not a database, truncated, or failing `quick_check`.
@@ -78,6 +85,12 @@ enum DiskCacheSchema {
         } else if try migrator.hasBeenSuperseded(db) {
             let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
             throw Damage.newer(unknownMigrations: Array(unknown))
+        } else if tables.contains("entries") {
+            // Migrated, yet missing columns: edited by hand or by a build whose schema was never
+            // released. Every statement would fail on it, so it is treated as damaged.
+            let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('entries')"))
+            let missing = entryColumns.subtracting(columns)
+            guard missing.isEmpty else { throw Damage.corrupt("the entries table lacks \(missing.sorted().joined(separator: ", "))") }
         }
         let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
         guard check == ["ok"] else { throw Damage.corrupt("quick_check: \(check.prefix(3).joined(separator: "; "))") }
