@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import RasterKit
+
+/// The index a batch keeps in its output folder is a file users can break: any damage costs
+/// renders, never a crash or a wrong "up to date".
+@Suite struct BatchOutputIndexTests {
+    /// A folder with one output file, and the index line that describes it as written.
+    private func folderWithOutput() throws -> (folder: URL, line: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-index-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("icon-48.png")
+        try Data([1, 2, 3]).write(to: file)
+        var info = stat()
+        #expect(stat(file.path, &info) == 0)
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return (folder, "f1\t3\t\(modified)\ticon-48.png")
+    }
+
+    private func write(_ text: [UInt8], in folder: URL) throws {
+        try Data(text).write(to: folder.appendingPathComponent(BatchOutputIndex.fileName))
+    }
+
+    @Test func aGoodLineSurvivesDamageAroundIt() throws {
+        let (folder, line) = try folderWithOutput()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = Array("# header\n\n\t\t\t\nnot a line\nf2\tmany\t5\tother.png\nf3\t1\t2\n".utf8)
+        bytes += [0xFF, 0xFE, 0x00, 0x09, 0x0A]  // invalid UTF-8 and a NUL
+        bytes += Array((line + "\n").utf8)
+        bytes += Array("f4\t1\t99999999999999999999999\tbig.png\r\n".utf8)
+        try write(bytes, in: folder)
+        let index = BatchOutputIndex.load(from: folder.path)
+        #expect(index.isUpToDate("icon-48.png", fingerprint: "f1"))
+        #expect(!index.isUpToDate("icon-48.png", fingerprint: "f2"))
+        #expect(!index.isUpToDate("other.png", fingerprint: "f2"))
+        #expect(!index.isUpToDate("big.png", fingerprint: "f4"))
+    }
+
+    @Test func binaryGarbageOrAMissingFileIsAnEmptyIndex() throws {
+        let (folder, _) = try folderWithOutput()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(!BatchOutputIndex.load(from: folder.path).isUpToDate("icon-48.png", fingerprint: "f1"))
+        var generator = SystemRandomNumberGenerator()
+        try write((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }, in: folder)
+        #expect(!BatchOutputIndex.load(from: folder.path).isUpToDate("icon-48.png", fingerprint: "f1"))
+    }
+
+    @Test func aChangedFileIsNotUpToDate() throws {
+        let (folder, line) = try folderWithOutput()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(Array((line + "\n").utf8), in: folder)
+        try Data([9, 9, 9, 9]).write(to: folder.appendingPathComponent("icon-48.png"))
+        #expect(!BatchOutputIndex.load(from: folder.path).isUpToDate("icon-48.png", fingerprint: "f1"))
+    }
+}
