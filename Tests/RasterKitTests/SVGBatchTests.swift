@@ -97,6 +97,51 @@ import Testing
 
     // MARK: Running
 
+    @Test func theDiskStoreKeepsTheOutputFilesPNGRatherThanEncodingAgain() throws {
+        let folder = try Self.iconFolder()
+        let out = try TestSupport.temporaryDirectory()
+        let fixture = try DiskFixture()
+        defer {
+            for url in [folder, out] { try? FileManager.default.removeItem(at: url) }
+            fixture.remove()
+        }
+        let disk = try fixture.open()
+        let outputs = try SVGBatch(inputs: [folder.appendingPathComponent("sub/b.svg")], sizes: [16, 40], scales: [1, 2]).outputs()
+        let summary = BatchRenderer(rasterizer: Rasterizer(cache: RasterCache(disk: disk)), jobs: 2).run(outputs, into: out)
+        #expect(summary.drawn == 4)
+        try disk.flush()
+        let stored = try disk.entries(typeName: TypeIdentity.stableName(of: SVGImage.self))
+        #expect(stored.count == 4)
+        for output in outputs {
+            let digest = try #require(try output.fingerprint?().split(separator: "-").first.map(String.init))
+            let file = try Data(contentsOf: out.appendingPathComponent(output.path))
+            let entry = try #require(stored.first { $0.digest == digest })
+            #expect(entry.byteSize == file.count, "\(output.path)")
+            // The file's PNG, with its scale and size, reads back as the stored render.
+            let image = try RasterImage(pngData: file)
+            #expect(image.pixelWidth == entry.pixelWidth && image.scale == entry.scale)
+        }
+    }
+
+    @Test func outputsWithTheirOwnEncoderLeaveTheStoreToEncode() throws {
+        let out = try TestSupport.temporaryDirectory()
+        let fixture = try DiskFixture()
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            fixture.remove()
+        }
+        let disk = try fixture.open()
+        let component = Counted(label: "own encoder", draws: Counter())
+        let output = BatchOutput(path: "own.bin", source: "own", encode: { _ in Data("not a png".utf8) }) { rasterizer in
+            try rasterizer.render(component, size: Size(6))
+        }
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        #expect(BatchRenderer(rasterizer: rasterizer, jobs: 1).run([output], into: out).drawn == 1)
+        try disk.flush()
+        let png = try #require(disk.pngData(for: rasterizer.cacheKey(for: component, size: Size(6))))
+        #expect(try RasterImage(pngData: png).pixelWidth == 6)
+    }
+
     @Test func runWritesEveryOutputAndCountsDrawsAndCacheHits() throws {
         let folder = try Self.iconFolder()
         let out = try TestSupport.temporaryDirectory()

@@ -24,6 +24,9 @@ public struct BatchOutput: Sendable {
     /// the encoding, say): when the file already holds what this names, it is not made again.
     /// nil always renders.
     public var fingerprint: (@Sendable () throws -> String)?
+    /// Whether `encode` is ``png``, whose bytes are a PNG of exactly the rendered pixels: the
+    /// batch then gives them to the disk store too, which need not encode the render again.
+    var encodesRenderAsPNG = false
 
     /// An output written to `path` (relative to the batch directory), made by `render`.
     public init(path: String, source: String, group: String? = nil,

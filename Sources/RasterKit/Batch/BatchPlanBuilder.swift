@@ -86,9 +86,11 @@ struct BatchPlanBuilder {
             encode = BatchOutput.png
             fingerprint = { BatchOutput.pngFingerprint(CacheKey.make(for: component, size: size, scale: scale)) }
         }
-        plan.outputs.append(BatchOutput(path: path, source: item.source, fingerprint: fingerprint, encode: encode) { rasterizer in
+        var output = BatchOutput(path: path, source: item.source, fingerprint: fingerprint, encode: encode) { rasterizer in
             try rasterizer.render(component, size: size, scale: scale)
-        })
+        }
+        output.encodesRenderAsPNG = !ninePatch
+        plan.outputs.append(output)
         if preview {
             let label = String(path.split(separator: "/").last ?? Substring(path))
             plan.previews.append(BatchPreview(source: item.source, label: label, path: path, size: size, scale: scale,

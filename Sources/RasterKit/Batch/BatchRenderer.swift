@@ -100,8 +100,12 @@ public final class BatchRenderer: Sendable {
         let fingerprint = index == nil ? nil : try? output.fingerprint?()
         if let index, let fingerprint, index.isUpToDate(output.path, fingerprint: fingerprint) { return .cached }
         do {
-            let rendered = try output.render(try source.get())
+            let rasterizer = try source.get()
+            let rendered = try output.render(rasterizer)
             let data = try output.encode(rendered.image)
+            if output.encodesRenderAsPNG, rendered.origin == .drawn {
+                rasterizer.cache.disk?.adoptEncoding(data, for: rendered.key)
+            }
             try AtomicFileWriter.write(data, to: directory + "/" + output.path)
             index?.record(output.path, fingerprint: fingerprint)
             return rendered.origin == .drawn ? .drawn : .cached

@@ -98,12 +98,14 @@ public struct SVGBatch: Sendable {
                     let image: @Sendable () throws -> SVGImage = {
                         SVGImage(try loader.document(), contentMode: contentMode, tint: tint)
                     }
-                    outputs.append(BatchOutput(
+                    var output = BatchOutput(
                         path: path, source: source.displayPath, group: source.path,
                         fingerprint: {
                             BatchOutput.pngFingerprint(CacheKey.make(for: try image(), size: Size(size), scale: scale))
                         },
-                        render: { rasterizer in try rasterizer.render(try image(), size: Size(size), scale: scale) }))
+                        render: { rasterizer in try rasterizer.render(try image(), size: Size(size), scale: scale) })
+                    output.encodesRenderAsPNG = true
+                    outputs.append(output)
                 }
             }
         }

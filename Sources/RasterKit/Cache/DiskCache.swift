@@ -116,6 +116,13 @@ public final class DiskCache: Sendable {
         writer.enqueue(key: key, image: image, children: children, created: created, expires: expires)
     }
 
+    /// Offers `png`, a PNG of exactly the pixels queued under `key`, so that the writer stores
+    /// it instead of encoding the render again. A batch writing the same render to a file
+    /// hands over that file's bytes; once the entry is written, the offer is ignored.
+    func adoptEncoding(_ png: Data, for key: CacheKey) {
+        writer.adoptEncoding(png, for: key.value)
+    }
+
     /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks.
     func hit(for key: CacheKey) -> DiskCacheHit? {
         let now = options.clock()

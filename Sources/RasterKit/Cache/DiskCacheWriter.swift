@@ -4,7 +4,8 @@ internal import Logging
 
 /// Takes renders off the render path and writes them in batches: one transaction per
 /// `batchSize` entries or per `batchInterval`, whichever comes first, on one serial queue that
-/// owns the store's writer connection. PNG encoding happens here too. Last-access times and
+/// owns the store's writer connection. PNG encoding happens here too, unless a batch hands
+/// over the PNG it already wrote to a file. Last-access times and
 /// deletions ride along in the same transactions. Until an entry is committed, lookups in this
 /// process are served from it.
 final class DiskCacheWriter: Sendable {
@@ -15,6 +16,8 @@ final class DiskCacheWriter: Sendable {
         var queuedBytes = 0
         /// Every entry not yet committed (queued or in a batch being written), newest per key.
         var unwritten: [StableDigest: DiskCachePendingEntry] = [:]
+        /// PNGs of unwritten entries, encoded by someone else (see `adoptEncoding`).
+        var encoded: [StableDigest: Data] = [:]
         /// The latest hit time per entry since the last batch.
         var touches: [StableDigest: Double] = [:]
         var deletions: Set<DiskCacheDeletion> = []
@@ -85,6 +88,14 @@ final class DiskCacheWriter: Sendable {
         state.withLock { $0.unwritten[digest] }
     }
 
+    /// Keeps `png` for the unwritten entry of `digest`, to be stored instead of encoding it.
+    func adoptEncoding(_ png: Data, for digest: StableDigest) {
+        state.withLock { state in
+            guard state.unwritten[digest] != nil else { return }
+            state.encoded[digest] = png
+        }
+    }
+
     /// Notes a hit, to be written with the next batch.
     func touch(_ digest: StableDigest, at time: Double) {
         let accepted = state.withLock { state in
@@ -139,6 +150,7 @@ final class DiskCacheWriter: Sendable {
             state.queued.removeAll(where: shouldDiscard)
             state.queuedBytes = state.queued.reduce(0) { $0 + $1.image.byteCount }
             state.unwritten = state.unwritten.filter { !shouldDiscard($0.value) }
+            state.encoded = state.encoded.filter { state.unwritten[$0.key] != nil }
         }
     }
 
@@ -196,9 +208,14 @@ final class DiskCacheWriter: Sendable {
         // A key rendered twice in one batch is written once: the newest render wins.
         var newest: [StableDigest: DiskCachePendingEntry] = [:]
         for entry in batch.entries { newest[entry.key.value] = entry }
+        let adopted = state.withLock { state in
+            batch.entries.reduce(into: [StableDigest: Data]()) { adopted, entry in
+                adopted[entry.key.value] = state.encoded.removeValue(forKey: entry.key.value)
+            }
+        }
         for entry in batch.entries where newest[entry.key.value]?.sequence == entry.sequence {
             do {
-                encoded.append(try encode(entry))
+                encoded.append(try encode(entry, png: adopted[entry.key.value]))
             } catch {
                 encodingFailures += 1
                 failure = failure ?? DiskCacheError.wrapping(error, operation: .write, path: store.path)
@@ -249,12 +266,13 @@ final class DiskCacheWriter: Sendable {
     /// Seconds between counts of the store's bytes while the estimate stays under the limit.
     private static let countInterval: Double = 5
 
-    private func encode(_ entry: DiskCachePendingEntry) throws -> DiskCacheStore.EncodedEntry {
+    /// The entry as columns, with `png` when someone else already encoded its pixels.
+    private func encode(_ entry: DiskCachePendingEntry, png: Data?) throws -> DiskCacheStore.EncodedEntry {
         let image = entry.image
         return DiskCacheStore.EncodedEntry(
             digest: entry.key.value, typeName: entry.key.typeName, renderVersion: entry.key.renderVersion,
             keyDescription: entry.key.description, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
-            scale: image.scale, capInsets: image.capInsets, png: try image.pngData(compression: .fast),
+            scale: image.scale, capInsets: image.capInsets, png: try png ?? image.pngData(compression: .fast),
             created: entry.created, expires: entry.expires, childrenJSON: DiskCacheChildren.encode(entry.children))
     }
 }
