@@ -29,7 +29,7 @@ struct RenderCommand: ParsableCommand {
     var out: String
 
     @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int = DefaultJobs.count
 
     @OptionGroup var caching: CacheOptions
 

@@ -35,7 +35,7 @@ struct SVGCommand: ParsableCommand {
     var out: String
 
     @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int = DefaultJobs.count
 
     @Option(help: "Paint every painted pixel in this colour, keeping its alpha (hex, e.g. FFFFFF or #1C71D8).")
     var tint: String?
