@@ -5,7 +5,7 @@ import Testing
 /// The index a batch keeps in its output folder is a file users can break: any damage costs
 /// renders, never a crash or a wrong "up to date".
 @Suite struct BatchOutputIndexTests {
-    /// A folder with one output file, and the index line that describes it as written.
+    /// A folder with one output file, and the (version 1) index line that describes it as written.
     private func folderWithOutput() throws -> (folder: URL, line: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-index-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -24,7 +24,7 @@ import Testing
     @Test func aGoodLineSurvivesDamageAroundIt() throws {
         let (folder, line) = try folderWithOutput()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var bytes = Array("# header\n\n\t\t\t\nnot a line\nf2\tmany\t5\tother.png\nf3\t1\t2\n".utf8)
+        var bytes = Array("# rasterkit batch index v1\n\n\t\t\t\nnot a line\nf2\tmany\t5\tother.png\nf3\t1\t2\n".utf8)
         bytes += [0xFF, 0xFE, 0x00, 0x09, 0x0A]  // invalid UTF-8 and a NUL
         bytes += Array((line + "\n").utf8)
         bytes += Array("f4\t1\t99999999999999999999999\tbig.png\r\n".utf8)
@@ -34,6 +34,28 @@ import Testing
         #expect(!index.isUpToDate("icon-48.png", fingerprint: "f2"))
         #expect(!index.isUpToDate("other.png", fingerprint: "f2"))
         #expect(!index.isUpToDate("big.png", fingerprint: "f4"))
+    }
+
+    @Test func sourceStampsAreSavedAndMatchedExactly() throws {
+        let (folder, line) = try folderWithOutput()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(Array(("# rasterkit batch index v1\n" + line + "\n").utf8), in: folder)
+        let first = BatchOutputIndex.load(from: folder.path)
+        #expect(!first.isUpToDate("icon-48.png", sourceStamp: ""))  // a version 1 entry has no stamp
+        first.recordSourceStamp("icon-48.png", "1:2:3|48")
+        try first.save()
+        let text = try String(contentsOf: folder.appendingPathComponent(BatchOutputIndex.fileName), encoding: .utf8)
+        #expect(text.hasPrefix("# rasterkit batch index v2"))
+
+        let second = BatchOutputIndex.load(from: folder.path)
+        #expect(second.isUpToDate("icon-48.png", sourceStamp: "1:2:3|48"))
+        #expect(second.isUpToDate("icon-48.png", fingerprint: "f1"))
+        #expect(!second.isUpToDate("icon-48.png", sourceStamp: "1:2:4|48"))
+        #expect(!second.isUpToDate("icon-48.png", sourceStamp: ""))
+        // A stamp that could break the line is not kept.
+        second.recordSourceStamp("icon-48.png", "a\tb")
+        try second.save()
+        #expect(!BatchOutputIndex.load(from: folder.path).isUpToDate("icon-48.png", sourceStamp: "a\tb"))
     }
 
     @Test func binaryGarbageOrAMissingFileIsAnEmptyIndex() throws {
@@ -48,7 +70,7 @@ import Testing
     @Test func aChangedFileIsNotUpToDate() throws {
         let (folder, line) = try folderWithOutput()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try write(Array((line + "\n").utf8), in: folder)
+        try write(Array(("# rasterkit batch index v1\n" + line + "\n").utf8), in: folder)
         try Data([9, 9, 9, 9]).write(to: folder.appendingPathComponent("icon-48.png"))
         #expect(!BatchOutputIndex.load(from: folder.path).isUpToDate("icon-48.png", fingerprint: "f1"))
     }

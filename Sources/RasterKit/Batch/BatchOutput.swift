@@ -27,6 +27,11 @@ public struct BatchOutput: Sendable {
     /// Whether `encode` is ``png``, whose bytes are a PNG of exactly the rendered pixels: the
     /// batch then gives them to the disk store too, which need not encode the render again.
     var encodesRenderAsPNG = false
+    /// Names, cheaply, the state of everything the fingerprint depends on (the source file's
+    /// identity, size and times, and the output's parameters), or nil when that cannot be told
+    /// without reading it. When it matches the stamp recorded with the output, the output is up
+    /// to date without computing the fingerprint, which reads the source.
+    var sourceStamp: (@Sendable () -> String?)?
 
     /// An output written to `path` (relative to the batch directory), made by `render`.
     public init(path: String, source: String, group: String? = nil,

@@ -1,20 +1,25 @@
 import Foundation
 
 /// What a batch last wrote into an output directory: for each file, the fingerprint of what it
-/// holds and the size and modification time it had then. An output whose fingerprint is
-/// unchanged and whose file is still the one written is up to date and not made again.
+/// holds, the size and modification time it had then, and the stamp of its source (see
+/// ``BatchOutput/sourceStamp``). An output whose fingerprint is unchanged, or whose source
+/// stamp is, and whose file is still the one written is up to date and not made again.
 ///
 /// Kept in `<directory>/.rasterkit-index.tsv`, written atomically when a batch ends. A file
 /// changed or replaced since (another size or time) is made again; an index lost to an
 /// interrupted run only costs renders.
 final class BatchOutputIndex: Sendable {
     static let fileName = ".rasterkit-index.tsv"
-    private static let header = "# rasterkit batch index v1: fingerprint, bytes, modified (ns), path"
+    private static let header = "# rasterkit batch index v2: fingerprint, bytes, modified (ns), source stamp, path"
+    /// Indexes written before source stamps have four fields a line.
+    private static let firstHeader = "# rasterkit batch index v1"
 
     struct Entry: Hashable, Sendable {
         var fingerprint: String
         var byteCount: Int
         var modified: Int64
+        /// Empty when the output's source had no stamp.
+        var sourceStamp = ""
     }
 
     private let directory: String
@@ -33,11 +38,14 @@ final class BatchOutputIndex: Sendable {
         if let data = try? SVGDocument.read(directory + "/" + fileName, naming: fileName) {
             // Split as bytes: a warm run reads one line per output, and splitting by Character
             // (grapheme clusters) cost more than all the rest of checking them.
+            let hasStamps = !data.starts(with: Data(firstHeader.utf8))
+            let count = hasStamps ? 5 : 4
             data.withUnsafeBytes { buffer in
                 for line in buffer.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
-                    let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: 3, omittingEmptySubsequences: false)
-                    guard fields.count == 4, let bytes = Int(text(fields[1])), let modified = Int64(text(fields[2])) else { continue }
-                    entries[text(fields[3])] = Entry(fingerprint: text(fields[0]), byteCount: bytes, modified: modified)
+                    let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: count - 1, omittingEmptySubsequences: false)
+                    guard fields.count == count, let bytes = Int(text(fields[1])), let modified = Int64(text(fields[2])) else { continue }
+                    entries[text(fields[count - 1])] = Entry(fingerprint: text(fields[0]), byteCount: bytes, modified: modified,
+                                                             sourceStamp: hasStamps ? text(fields[3]) : "")
                 }
             }
         }
@@ -50,19 +58,43 @@ final class BatchOutputIndex: Sendable {
 
     /// Whether `path` holds, untouched, the output with `fingerprint`.
     func isUpToDate(_ path: String, fingerprint: String) -> Bool {
-        guard let entry = previous[path], entry.fingerprint == fingerprint,
-              let current = Self.fileState(directory + "/" + path) else { return false }
+        guard let entry = previous[path], entry.fingerprint == fingerprint else { return false }
+        return isIntact(path, entry)
+    }
+
+    /// Whether `path` holds, untouched, the output last made from a source with `sourceStamp`.
+    func isUpToDate(_ path: String, sourceStamp: String) -> Bool {
+        guard let entry = previous[path], !entry.sourceStamp.isEmpty, entry.sourceStamp == sourceStamp else { return false }
+        return isIntact(path, entry)
+    }
+
+    private func isIntact(_ path: String, _ entry: Entry) -> Bool {
+        guard let current = Self.fileState(directory + "/" + path) else { return false }
         return current.byteCount == entry.byteCount && current.modified == entry.modified
     }
 
-    /// Remembers that `path` was just written with `fingerprint` (nil: it failed, forget it).
-    func record(_ path: String, fingerprint: String?) {
+    /// Remembers that `path` was just written with `fingerprint` (nil: it failed, forget it),
+    /// from a source with `sourceStamp`.
+    func record(_ path: String, fingerprint: String?, sourceStamp: String? = nil) {
         let entry = fingerprint.flatMap { fingerprint in
             Self.fileState(directory + "/" + path).map {
-                Entry(fingerprint: fingerprint, byteCount: $0.byteCount, modified: $0.modified)
+                Entry(fingerprint: fingerprint, byteCount: $0.byteCount, modified: $0.modified,
+                      sourceStamp: Self.field(sourceStamp ?? ""))
             }
         }
         updates.withLock { $0[path] = .some(entry) }
+    }
+
+    /// Remembers the stamp of the source of `path`, found up to date by its fingerprint.
+    func recordSourceStamp(_ path: String, _ sourceStamp: String) {
+        guard var entry = previous[path], entry.sourceStamp != sourceStamp else { return }
+        entry.sourceStamp = Self.field(sourceStamp)
+        updates.withLock { $0[path] = .some(entry) }
+    }
+
+    /// A stamp as one field: no tabs or line breaks.
+    private static func field(_ text: String) -> String {
+        text.contains(where: { $0 == "\t" || $0.isNewline }) ? "" : text
     }
 
     /// Writes the index back, keeping entries of outputs this batch did not touch; an index
@@ -73,7 +105,7 @@ final class BatchOutputIndex: Sendable {
         guard merged != previous else { return }
         var text = Self.header + "\n"
         for (path, entry) in merged.sorted(by: { $0.key < $1.key }) {
-            text += "\(entry.fingerprint)\t\(entry.byteCount)\t\(entry.modified)\t\(path)\n"
+            text += "\(entry.fingerprint)\t\(entry.byteCount)\t\(entry.modified)\t\(entry.sourceStamp)\t\(path)\n"
         }
         try AtomicFileWriter.write(Data(text.utf8), to: directory + "/" + Self.fileName)
     }

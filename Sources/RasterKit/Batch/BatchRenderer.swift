@@ -96,9 +96,14 @@ public final class BatchRenderer: Sendable {
     /// Renders, encodes and writes one output, unless its file is already up to date.
     private func produce(_ output: BatchOutput, into directory: String,
                          index: BatchOutputIndex?) -> BatchTally.Outcome {
+        let stamp = index == nil ? nil : output.sourceStamp?()
+        if let index, let stamp, index.isUpToDate(output.path, sourceStamp: stamp) { return .cached }
         // A fingerprint that cannot be made means rendering will fail too, and say why.
         let fingerprint = index == nil ? nil : try? output.fingerprint?()
-        if let index, let fingerprint, index.isUpToDate(output.path, fingerprint: fingerprint) { return .cached }
+        if let index, let fingerprint, index.isUpToDate(output.path, fingerprint: fingerprint) {
+            if let stamp { index.recordSourceStamp(output.path, stamp) }
+            return .cached
+        }
         do {
             let rasterizer = try source.get()
             let rendered = try output.render(rasterizer)
@@ -107,7 +112,7 @@ public final class BatchRenderer: Sendable {
                 rasterizer.cache.disk?.adoptEncoding(data, for: rendered.key)
             }
             try AtomicFileWriter.write(data, to: directory + "/" + output.path)
-            index?.record(output.path, fingerprint: fingerprint)
+            index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
             return rendered.origin == .drawn ? .drawn : .cached
         } catch {
             index?.record(output.path, fingerprint: nil)

@@ -105,6 +105,15 @@ public struct SVGBatch: Sendable {
                         },
                         render: { rasterizer in try rasterizer.render(try image(), size: Size(size), scale: scale) })
                     output.encodesRenderAsPNG = true
+                    // Referenced files are not part of the stamp, so documents that may load
+                    // them are always read.
+                    if !allowsExternalReferences {
+                        let parameters = "\(size.compactDescription)|\(scale.compactDescription)|\(contentMode)|"
+                            + "\(tint?.hexString ?? "-")|\(CacheKey.formatVersion)|\(SVGImage.renderVersion)|"
+                            + "png\(BatchOutput.pngEncoderVersion)"
+                        let path = source.path, settle = settleTime
+                        output.sourceStamp = { SVGBatch.stamp(of: path, settledFor: settle).map { $0 + "|" + parameters } }
+                    }
                     outputs.append(output)
                 }
             }
@@ -120,6 +129,26 @@ public struct SVGBatch: Sendable {
     }
 
     static let extensions: Set<String> = ["svg", "svgz"]
+
+    /// How long a source must have been left alone before its stamp is trusted, in seconds. A
+    /// file written again within one tick of the file system's clock, at the same size, would
+    /// keep its stamp; one unchanged for this long cannot be (the same rule as git's "racily
+    /// clean" entries). Tests shorten it.
+    var settleTime: Double = 5
+
+    /// The file's device, inode, size, modification and change times, or nil when it cannot be
+    /// read or changed less than `settleTime` seconds ago.
+    static func stamp(of path: String, settledFor settleTime: Double) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) * 1e-9
+        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) * 1e-9
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        guard Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9 - max(modified, changed) >= settleTime else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
+            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
 
     private static func unique(_ values: [Double]) -> [Double] {
         var seen = Set<Double>()
