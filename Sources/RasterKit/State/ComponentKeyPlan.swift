@@ -61,41 +61,42 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
     /// ``StateHashable`` values, through the reflection walker otherwise.
     private static func writer(for keyPath: PartialKeyPath<Component> & Sendable) -> Writer {
         func typed<Value>(_: Value.Type) -> Writer {
-            let read = reader(for: keyPath, as: Value.self)
             if let hashable = Value.self as? any StateHashable.Type {
-                return hashableWriter(hashable, read: read)
+                return hashableWriter(hashable, for: keyPath)
             }
+            guard let read = reader(for: keyPath, as: Value.self) else { return walkingWriter(for: keyPath) }
             return { component, hasher in StateWalker.walk(read(component), into: &hasher) }
         }
         return _openExistential(type(of: keyPath).valueType, do: typed)
     }
 
-    /// Reads the value `keyPath` names. A stored property of a struct is read at its offset:
-    /// projecting a key path through generic code looks up runtime metadata on every call,
-    /// which costs more than all the hashing of a typical key.
+    private static func hashableWriter<Value: StateHashable>(
+        _: Value.Type, for keyPath: PartialKeyPath<Component> & Sendable
+    ) -> Writer {
+        guard let read = reader(for: keyPath, as: Value.self) else { return walkingWriter(for: keyPath) }
+        return { component, hasher in read(component).hashState(into: &hasher) }
+    }
+
+    /// Reads the value `keyPath` names, or nil when it is not a key path to a `Value`. A stored
+    /// property of a struct is read at its offset: projecting a key path through generic code
+    /// looks up runtime metadata on every call, which costs more than all the hashing of a
+    /// typical key.
     private static func reader<Value>(for keyPath: PartialKeyPath<Component> & Sendable,
-                                      as _: Value.Type) -> @Sendable (Component) -> Value {
-        if let offset = MemoryLayout<Component>.offset(of: keyPath) {
+                                      as _: Value.Type) -> (@Sendable (Component) -> Value)? {
+        guard let typed = keyPath as? KeyPath<Component, Value> else { return nil }
+        if let offset = MemoryLayout<Component>.offset(of: typed) {
             return { component in
                 withUnsafePointer(to: component) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) }
             }
         }
-        if let typed = keyPath as? KeyPath<Component, Value> {
-            let box = SendableBox(typed)
-            return { component in component[keyPath: box.value] }
-        }
-        let erased = SendableBox(keyPath)
-        // The key path's value type is `Value`, which `writer(for:)` opened from it.
-        return { component in component[keyPath: erased.value] as! Value }
+        let box = SendableBox(typed)
+        return { component in component[keyPath: box.value] }
     }
 
-    private static func hashableWriter<Value: StateHashable, Stored>(
-        _: Value.Type, read: @escaping @Sendable (Component) -> Stored
-    ) -> Writer {
-        // `Value` is `Stored`, opened as ``StateHashable``: the same function type.
-        precondition(Value.self == Stored.self)
-        let exact = unsafeBitCast(read, to: (@Sendable (Component) -> Value).self)
-        return { component, hasher in exact(component).hashState(into: &hasher) }
+    /// Walks whatever `keyPath` yields, for a key path whose value type could not be named.
+    private static func walkingWriter(for keyPath: PartialKeyPath<Component> & Sendable) -> Writer {
+        let erased = SendableBox(keyPath)
+        return { component, hasher in StateWalker.walk(component[keyPath: erased.value], into: &hasher) }
     }
 }
 
