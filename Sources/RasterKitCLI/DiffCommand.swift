@@ -104,7 +104,7 @@ struct DiffCommand: AsyncParsableCommand {
             throw report(error.description, json: DiffReport.Failure(error: error), status: ExitStatus.partialFailure)
         }
         if let output, let image = result.diffImage {
-            do { try writeAtomically(image.pngData(), to: output) } catch {
+            do { try AtomicFileWriter.write(image.pngData(), to: output) } catch {
                 throw report("cannot write the diff image to '\(output)': \(error)", status: ExitStatus.usage)
             }
         }
@@ -136,28 +136,18 @@ struct DiffCommand: AsyncParsableCommand {
         if json { print(DiffReport.encode(failure ?? DiffReport.Failure(error: message))) }
         return status
     }
-
-    /// Writes `data` beside `path` first and renames it into place, so readers never see half a PNG.
-    private func writeAtomically(_ data: Data, to path: String) throws {
-        let destination = URL(fileURLWithPath: path)
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
-        try data.write(to: temporary)
-        guard rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
-        }
-    }
 }
 
-/// Parses `--…-color` values: `RRGGBB`, `#RRGGBB`, and the other forms `Color(hex:)` accepts.
+/// Parses colour options: `RRGGBB`, `#RRGGBB`, and the other forms `Color(hex:)` accepts.
 enum HexColor {
-    @Sendable static func parse(_ text: String) throws -> RGBA8 {
-        do { return RGBA8(try Color(hex: text.hasPrefix("#") ? text : "#" + text)) } catch {
-            throw ValidationError("'\(text)' is not a hex colour such as FF00FF or #FF00FF")
+    static func color(_ text: String, option: String) throws -> Color {
+        do { return try Color(hex: text.hasPrefix("#") ? text : "#" + text) } catch {
+            throw ValidationError("\(option) '\(text)' is not a hex colour such as 1C71D8 or #1C71D8")
         }
     }
+
+    /// For the `--…-color` options of `diff`, which colour diff images in 8-bit pixels.
+    @Sendable static func parse(_ text: String) throws -> RGBA8 { RGBA8(try color(text, option: "colour")) }
 }
 
 /// What `rasterkit diff` reports: the JSON object printed with `--json`, or a one-line summary.

@@ -92,7 +92,7 @@ struct SVGCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw OutputFolderError(path: directory.relativePath, reason: "it cannot be created (\(reason(error)))")
+            throw OutputFolderError(path: directory.relativePath, reason: "it cannot be created (\(SVGDocument.reason(error)))")
         }
         guard access(directory.path, W_OK | X_OK) == 0 else {
             throw OutputFolderError(path: directory.relativePath, reason: String(cString: strerror(errno)))
@@ -105,20 +105,7 @@ struct SVGCommand: ParsableCommand {
         var description: String { "cannot write to the output folder '\(path)': \(reason)" }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
-    }
-
-    /// `RRGGBB`, `#RRGGBB`, and the other forms `Color(hex:)` reads, with or without `#`.
-    static func parseTint(_ text: String) throws -> Color {
-        do { return try Color(hex: text.hasPrefix("#") ? text : "#" + text) } catch {
-            throw ValidationError("--tint '\(text)' is not a hex colour such as 1C71D8 or #1C71D8")
-        }
-    }
+    static func parseTint(_ text: String) throws -> Color { try HexColor.color(text, option: "--tint") }
 
     /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2.
     private func fail(_ message: String) -> Never {

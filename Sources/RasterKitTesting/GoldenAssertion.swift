@@ -62,19 +62,20 @@ enum GoldenRendering {
                 at: location)
         }
         let actual = RGBABitmap(image)
-        let actualPNG = [UInt8](try image.pngData())
+        // Encoded only to record a golden or to leave artifacts: a passing assertion never needs it.
+        let actualPNG = { [UInt8](try image.pngData()) }
         let goldenPath = place.goldenURL.path
 
         guard FileManager.default.fileExists(atPath: goldenPath) else {
             if mode == .never {
                 let message = "Missing golden \(goldenPath). It was not recorded because RASTERKIT_RECORD is never (\(modeSource)). "
                     + "Record it on a developer machine with RASTERKIT_RECORD=missing swift test --filter \(testName), look at it, and commit it."
-                let attachments = try writeArtifacts(place, message: message, mode: mode, expected: nil, actualPNG: actualPNG,
+                let attachments = try writeArtifacts(place, message: message, mode: mode, expected: nil, actualPNG: try actualPNG(),
                                                      actual: actual, result: nil)
                 return TestFailureReporter.fail(message + "\nActual: \(place.artifactsDirectory.path)/actual.png",
                                                 attachments: attachments, at: location)
             }
-            try record(actualPNG, at: place.goldenURL)
+            try record(try actualPNG(), at: place.goldenURL)
             return TestFailureReporter.fail(
                 "Recorded a new golden at \(goldenPath) (RASTERKIT_RECORD \(mode.rawValue): \(modeSource)). "
                     + "Look at it, commit it, and run the test again.", at: location)
@@ -87,19 +88,19 @@ enum GoldenRendering {
             guard mode == .all || mode == .failed else {
                 throw GoldenError.unreadableGolden(path: goldenPath, reason: "\(error)")
             }
-            try record(actualPNG, at: place.goldenURL)
+            try record(try actualPNG(), at: place.goldenURL)
             return TestFailureReporter.fail("Re-recorded unreadable golden \(goldenPath) (\(error)). Look at it and commit it.",
                                             at: location)
         }
 
         let sameSize = expected.width == actual.width && expected.height == actual.height
         let result = sameSize ? try ImageDiff.compare(expected, actual, options: tolerance.tolerance.options()) : nil
-        let unchanged = expected == actual
+        let unchanged = result?.isIdentical ?? false
         let passes = result.map { tolerance.tolerance.accepts($0) } ?? false
         if unchanged || (passes && mode != .all) { return }
 
         if mode == .all || mode == .failed {
-            try record(actualPNG, at: place.goldenURL)
+            try record(try actualPNG(), at: place.goldenURL)
             let what = result.map { "\($0.differentPixels) pixels had changed" } ?? "the size had changed"
             return TestFailureReporter.fail(
                 "Re-recorded golden \(goldenPath): \(what) (RASTERKIT_RECORD \(mode.rawValue)). Look at it and commit it.",
@@ -115,7 +116,7 @@ enum GoldenRendering {
             message = "Golden \(place.identifier) has a different size: expected \(expected.width)×\(expected.height) pixels, "
                 + "actual \(actual.width)×\(actual.height)."
         }
-        let attachments = try writeArtifacts(place, message: message, mode: mode, expected: expected, actualPNG: actualPNG,
+        let attachments = try writeArtifacts(place, message: message, mode: mode, expected: expected, actualPNG: try actualPNG(),
                                              actual: actual, result: result)
         let directory = place.artifactsDirectory.path
         message += "\nGolden:   \(goldenPath)\nExpected: \(directory)/expected.png\nActual:   \(directory)/actual.png"

@@ -4,16 +4,10 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 
-let environment = ProcessInfo.processInfo.environment
-/// The release rasterkit (`make bench` builds it statically and sets RASTERKIT_BINARY).
-let rasterkit = environment["RASTERKIT_BINARY"] ?? FileManager.default.currentDirectoryPath + "/../.build/release/rasterkit"
+let rasterkit = rasterkitBinary
 let showcase = FileManager.default.currentDirectoryPath + "/../Examples/showcase.yaml"
 
-func scratch() -> String {
-    let path = NSTemporaryDirectory() + "rasterkit-batch-bench-" + UUID().uuidString.prefix(8)
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
+func scratch() -> String { scratchFolder("showcase") }
 
 func render(_ out: String, _ extra: [String]) throws {
     try runCommand(rasterkit, ["render", showcase, "--out", out + "/out"] + extra)

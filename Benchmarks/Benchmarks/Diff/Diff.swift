@@ -31,11 +31,7 @@ enum DiffPair {
         }
     }
 
-    static let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-diff-bench")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    static let directory = URL(fileURLWithPath: scratchFolder("diff"))
 
     static let files: (a: String, b: String)? = {
         do {
@@ -49,10 +45,7 @@ enum DiffPair {
     }()
 }
 
-/// Runs a command to completion, discarding its output.
-/// The release `rasterkit` (`make bench` builds it and sets RASTERKIT_BINARY).
-let rasterkit = ProcessInfo.processInfo.environment["RASTERKIT_BINARY"]
-    ?? FileManager.default.currentDirectoryPath + "/../.build/release/rasterkit"
+let rasterkit = rasterkitBinary
 
 let benchmarks: @Sendable () -> Void = {
     let timing = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(5), maxIterations: 100)

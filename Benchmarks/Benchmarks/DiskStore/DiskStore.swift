@@ -2,6 +2,7 @@
 // about 4 KiB through the SQLite store against a one-file-per-entry directory store written
 // for the comparison (temporary file + rename per write, like the store's own durability).
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import RasterKit
 
@@ -39,11 +40,7 @@ struct Blob: Rasterizable {
     }
 }
 
-func scratchDirectory(_ name: String) -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-bench-\(name)-\(UUID().uuidString.prefix(6))")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+func scratchDirectory(_ name: String) -> URL { URL(fileURLWithPath: scratchFolder(name)) }
 
 /// 10,000 stored entries and their keys, made once.
 final class StoreFixture: @unchecked Sendable {

@@ -6,8 +6,7 @@ import CRsvgBaseline
 import Foundation
 
 let environment = ProcessInfo.processInfo.environment
-/// The release rasterkit (`make bench` builds it statically and sets RASTERKIT_BINARY).
-let rasterkit = environment["RASTERKIT_BINARY"] ?? FileManager.default.currentDirectoryPath + "/../.build/release/rasterkit"
+let rasterkit = rasterkitBinary
 /// Icon sets fetched by Scripts/fetch-icons.sh: 200 scalable SVGs each.
 let iconRoot = environment["RASTERKIT_ICON_DIR"] ?? FileManager.default.currentDirectoryPath + "/../.build/icons"
 
@@ -17,11 +16,7 @@ func icons(in set: String) -> [String] {
     return names.filter { $0.hasSuffix(".svg") }.sorted().prefix(200).map { folder + "/" + $0 }
 }
 
-func scratch() -> String {
-    let path = NSTemporaryDirectory() + "rasterkit-svg-bench-" + UUID().uuidString.prefix(8)
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
+func scratch() -> String { scratchFolder("svg") }
 
 /// What `rsvg-convert -w N -h N` does, called in-process on `threads` threads: parse, render into
 /// an N × N surface, write the PNG file.

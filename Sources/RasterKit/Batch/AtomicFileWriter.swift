@@ -6,14 +6,14 @@ import Synchronization
 ///
 /// Paths are plain strings: a batch writes thousands of files, and `URL` path arithmetic is
 /// a large part of the cost of a batch whose renders all come from the cache.
-enum AtomicFileWriter {
+package enum AtomicFileWriter {
     /// A file could not be written; `reason` is the system's message.
-    struct WriteError: Error, CustomStringConvertible {
+    package struct WriteError: Error, CustomStringConvertible {
         var path: String
         var operation: String
         var reason: String
 
-        var description: String { "cannot \(operation) '\(path)': \(reason)" }
+        package var description: String { "cannot \(operation) '\(path)': \(reason)" }
     }
 
     private static let counter = Atomic<Int>(0)
@@ -27,7 +27,7 @@ enum AtomicFileWriter {
     }
 
     /// Creates the folders above `destination` as needed and writes `data` atomically.
-    static func write(_ data: Data, to destination: String) throws(WriteError) {
+    package static func write(_ data: Data, to destination: String) throws(WriteError) {
         let folder = split(destination).folder
         if !folder.isEmpty, !isDirectory(folder) {
             do {

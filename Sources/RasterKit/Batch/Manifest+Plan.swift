@@ -37,7 +37,7 @@ extension Manifest {
         let prefix = entry.folder.isEmpty ? "" : entry.folder + "/"
         do {
             let sources = try entry.batch.sources()
-            for var output in try entry.batch.outputs() {
+            for var output in try entry.batch.outputs(for: sources) {
                 output.path = prefix + output.path
                 if shard.includes(output.path) { plan.outputs.append(output) }
             }

@@ -188,11 +188,3 @@ struct ManifestParser {
         return formats.count == list.count ? formats.uniqued() : nil
     }
 }
-
-extension Array where Element: Hashable {
-    /// The elements in order, each once.
-    func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
-    }
-}

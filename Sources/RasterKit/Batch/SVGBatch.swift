@@ -78,16 +78,24 @@ public struct SVGBatch: Sendable {
 
     /// Every output, grouped by source so one worker reads and parses each file once.
     public func outputs() throws(SVGBatchError) -> [BatchOutput] {
-        let sources = try sources()
+        try outputs(for: try sources())
+    }
+
+    /// The outputs of `sources`, as ``sources()`` found them.
+    func outputs(for sources: [Source]) throws(SVGBatchError) -> [BatchOutput] {
         // `--size 48 --size 48` asks for one file, not a conflict.
-        let sizes = SVGBatch.unique(sizes), scales = SVGBatch.unique(scales)
+        let sizes = sizes.uniqued(), scales = scales.uniqued()
         var owners: [String: String] = [:]
         var outputs: [BatchOutput] = []
+        // One per size and scale rather than per file: a key is made for each.
+        let parameterStamps = allowsExternalReferences ? [] : sizes.map { size in
+            scales.map { SVGBatch.parameterStamp(size: size, scale: $0, contentMode: contentMode, tint: tint) }
+        }
         for source in sources {
             let loader = SVGSourceLoader(path: source.path, displayPath: source.displayPath,
                                          allowsExternalReferences: allowsExternalReferences)
-            for size in sizes {
-                for scale in scales {
+            for (sizeIndex, size) in sizes.enumerated() {
+                for (scaleIndex, scale) in scales.enumerated() {
                     let name = SVGBatch.outputName(for: source.name, size: size, scale: scale)
                     let path = source.folder.isEmpty ? name : source.folder + "/" + name
                     if let owner = owners[path] {
@@ -108,9 +116,7 @@ public struct SVGBatch: Sendable {
                     // Referenced files are not part of the stamp, so documents that may load
                     // them are always read.
                     if !allowsExternalReferences {
-                        let parameters = "\(size.compactDescription)|\(scale.compactDescription)|\(contentMode)|"
-                            + "\(tint?.hexString ?? "-")|\(CacheKey.formatVersion)|\(SVGImage.renderVersion)|"
-                            + "png\(BatchOutput.pngEncoderVersion)"
+                        let parameters = parameterStamps[sizeIndex][scaleIndex]
                         let path = source.path, settle = settleTime
                         output.sourceStamp = { SVGBatch.stamp(of: path, settledFor: settle).map { $0 + "|" + parameters } }
                     }
@@ -124,8 +130,7 @@ public struct SVGBatch: Sendable {
     /// `<name>-<size>.png`, or `<name>-<size>@<scale>x.png` when the scale is not 1; numbers
     /// without a trailing `.0` (`icon-48@2x.png`, `icon-22.5@1.5x.png`).
     public static func outputName(for name: String, size: Double, scale: Double) -> String {
-        let base = "\(name)-\(size.compactDescription)"
-        return scale == 1 ? base + ".png" : base + "@\(scale.compactDescription)x.png"
+        BatchItem.pngName("\(name)-\(size.compactDescription)", scale: scale)
     }
 
     static let extensions: Set<String> = ["svg", "svgz"]
@@ -135,6 +140,15 @@ public struct SVGBatch: Sendable {
     /// keep its stamp; one unchanged for this long cannot be (the same rule as git's "racily
     /// clean" entries). Tests shorten it.
     var settleTime: Double = 5
+
+    /// Everything but the document that an output's fingerprint depends on: the key of an empty
+    /// document rendered the same way (size, scale, mode, tint, librsvg and key versions — the
+    /// key decides, so nothing it holds can be forgotten here) and the encoder's version.
+    static func parameterStamp(size: Double, scale: Double, contentMode: ContentMode, tint: Color?) -> String {
+        let empty = SVGImage(SVGDocument(unvalidatedData: Data(), externalReferences: .blocked, source: nil),
+                             contentMode: contentMode, tint: tint)
+        return BatchOutput.pngFingerprint(CacheKey.make(for: empty, size: Size(size), scale: scale))
+    }
 
     /// The file's device, inode, size, modification and change times, or nil when it cannot be
     /// read or changed less than `settleTime` seconds ago.
@@ -148,11 +162,6 @@ public struct SVGBatch: Sendable {
         guard Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9 - max(modified, changed) >= settleTime else { return nil }
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
             + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
-    }
-
-    private static func unique(_ values: [Double]) -> [Double] {
-        var seen = Set<Double>()
-        return values.filter { seen.insert($0).inserted }
     }
 
     private static func file(_ url: URL) -> Source {

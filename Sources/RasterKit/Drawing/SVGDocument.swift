@@ -170,7 +170,8 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
         return data
     }
 
-    static func reason(_ error: any Error) -> String {
+    /// The system's message for a failed file operation, without Foundation's wrapping.
+    package static func reason(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let underlying, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
