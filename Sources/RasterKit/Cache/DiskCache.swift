@@ -84,6 +84,7 @@ public final class DiskCache: Sendable {
         if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now,
            let data = try? pending.image.pngData(compression: .fast) {
             counters.withLock { $0.hits += 1 }
+            writer.adoptEncoding(data, for: key.value)  // so the writer need not encode it again
             return data
         }
         guard let (stored, _) = servableEntry(for: key, now: now) else { return nil }

@@ -16,7 +16,8 @@ struct DiskCacheOptions: Sendable {
     /// A hit is written to the LRU order only when the stored last access is at least this
     /// many seconds old, so hot entries do not rewrite their pages in every batch.
     var touchInterval: TimeInterval = 60
-    /// Reader connections, so that render threads look up entries in parallel.
+    /// Reader connections of the GRDB pool, which serves maintenance queries and `contains`;
+    /// render lookups go through ``DiskCacheReader``'s own connections.
     var readerCount = 4
     /// Unix time in seconds: tests move it to expire entries without waiting.
     var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }

@@ -69,21 +69,14 @@ extension DiskCacheStore {
             }
             guard enforcingLimit else { return CommitResult() }
             let total = try Self.totalBytes(db)
-            let eviction = total > byteLimit ? try Self.evict(db, toBytes: byteLimit, now: now) : PruneReport()
+            let eviction = total > byteLimit ? try Self.prune(db, toBytes: byteLimit, now: now, total: total) : PruneReport()
             return CommitResult(eviction: eviction, totalBytes: total - eviction.removedBytes)
         }
     }
 
     /// Removes expired entries, then least recently used ones until at most `byteLimit` bytes remain.
     func prune(byteLimit: Int, now: Double) throws -> PruneReport {
-        let report = try writing { db in
-            let expired = try Int.fetchAll(db, sql: "DELETE FROM entries WHERE expires_at <= ? RETURNING byte_size",
-                                           arguments: [now])
-            var report = try Self.evictLeastRecentlyUsed(db, toBytes: byteLimit)
-            report.expired = expired.count
-            report.removedBytes += expired.reduce(0, +)
-            return report
-        }
+        let report = try writing { db in try Self.prune(db, toBytes: byteLimit, now: now, total: nil) }
         if report.removedCount > 0 { try vacuumFreePages() }
         return report
     }
@@ -124,19 +117,14 @@ extension DiskCacheStore {
         }
     }
 
-    /// Over the limit, expired entries go first, then the least recently used.
-    private static func evict(_ db: Database, toBytes limit: Int, now: Double) throws -> PruneReport {
+    /// Removes expired entries, then the least recently used until at most `limit` bytes
+    /// remain. `total` is the store's PNG bytes when the caller has just counted them.
+    private static func prune(_ db: Database, toBytes limit: Int, now: Double, total: Int?) throws -> PruneReport {
         let expired = try Int.fetchAll(db, sql: "DELETE FROM entries WHERE expires_at <= ? RETURNING byte_size",
                                        arguments: [now])
-        var report = try evictLeastRecentlyUsed(db, toBytes: limit)
-        report.evicted += expired.count
-        report.removedBytes += expired.reduce(0, +)
-        return report
-    }
-
-    /// Keeps the most recently used entries whose sizes add up to at most `limit`.
-    private static func evictLeastRecentlyUsed(_ db: Database, toBytes limit: Int) throws -> PruneReport {
-        guard try totalBytes(db) > limit else { return PruneReport() }
+        let expiredBytes = expired.reduce(0, +)
+        let remaining = try total.map { $0 - expiredBytes } ?? totalBytes(db)
+        guard remaining > limit else { return PruneReport(expired: expired.count, removedBytes: expiredBytes) }
         let removed = try Int.fetchAll(db, sql: """
             DELETE FROM entries WHERE rowid IN (
                 SELECT rowid FROM (
@@ -145,7 +133,7 @@ extension DiskCacheStore {
                 WHERE kept > ?)
             RETURNING byte_size
             """, arguments: [limit])
-        return PruneReport(evicted: removed.count, removedBytes: removed.reduce(0, +))
+        return PruneReport(expired: expired.count, evicted: removed.count, removedBytes: expiredBytes + removed.reduce(0, +))
     }
 
     private static func totalBytes(_ db: Database) throws -> Int {

@@ -81,7 +81,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         hasher.write(scale)
         return CacheKey(value: hasher.digest, typeName: plan.typeName, renderVersion: Component.renderVersion,
                         size: minimumFrame ? nil : size, scale: scale) {
-            zip(ComponentKeyPlan<Component>.propertyNames, Component.stateKeyPaths).map { name, keyPath in
+            zip(plan.propertyNames, Component.stateKeyPaths).map { name, keyPath in
                 "\(name): \(component[keyPath: keyPath])"
             }.joined(separator: ", ")
         }

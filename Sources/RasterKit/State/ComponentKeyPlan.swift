@@ -11,6 +11,7 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
     /// A hasher that has absorbed the format version, type identity and render version.
     let seed: StateHasher
     let writers: [Writer]
+    private let describedNames = SanitizerVisibleMutex<[String]?>(nil)
 
     private init() {
         typeName = TypeIdentity.stableName(of: Component.self)
@@ -26,14 +27,20 @@ final class ComponentKeyPlan<Component: Rasterizable>: Sendable {
         writers = keyPaths.map { ComponentKeyPlan.writer(for: $0) }
     }
 
-    /// Each key path's property name, for descriptions. Worked out when asked for rather than
-    /// with the plan: describing types and key paths makes the runtime search every protocol
-    /// conformance in the binary the first time, which a run served from the cache never needs.
-    static var propertyNames: [String] {
-        let prefix = "\\" + String(describing: Component.self) + "."
-        return Component.stateKeyPaths.map { keyPath in
-            let text = String(describing: keyPath)
-            return withoutAddresses(text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
+    /// Each key path's property name, for descriptions. Worked out on the first description
+    /// rather than with the plan: describing types and key paths makes the runtime search every
+    /// protocol conformance in the binary the first time, which a run served from the cache
+    /// never needs.
+    var propertyNames: [String] {
+        describedNames.withLock { names in
+            if let names { return names }
+            let prefix = "\\" + String(describing: Component.self) + "."
+            let made = Component.stateKeyPaths.map { keyPath in
+                let text = String(describing: keyPath)
+                return Self.withoutAddresses(text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
+            }
+            names = made
+            return made
         }
     }
 
