@@ -59,9 +59,8 @@ test-thread: deps
 
 # Benchmarks, as ratios against baselines measured in the same run (see Benchmarks/README.md).
 # The baselines need ImageMagick (`compare`) as well, and real icon sets from Debian's mirror.
-bench: deps
+bench: cli
 	@command -v compare >/dev/null || { echo "error: the diff benchmark compares with ImageMagick: apt-get install imagemagick"; exit 1; }
-	$(SWIFT) build -c release --product rasterkit --static-swift-stdlib
 	Scripts/fetch-icons.sh
 	cd Benchmarks && RASTERKIT_BINARY=$(CURDIR)/.build/release/rasterkit \
 	  $(SWIFT) package --allow-writing-to-package-directory benchmark --format jmh

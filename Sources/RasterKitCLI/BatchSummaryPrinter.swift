@@ -23,18 +23,8 @@ enum BatchSummaryPrinter {
     }
 
     /// One line of JSON with sorted keys.
-    static func encode(_ summary: BatchSummary) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(summary) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func encode(_ summary: BatchSummary) -> String { JSONLine.encode(summary) }
 
     /// `{"error": "…"}`, for a batch that could not start.
-    static func encodeError(_ message: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(["error": message]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func encodeError(_ message: String) -> String { JSONLine.encode(["error": message]) }
 }

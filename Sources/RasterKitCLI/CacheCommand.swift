@@ -123,8 +123,6 @@ struct CacheStoreOptions: ParsableArguments {
 
     /// Prints `message` (to stderr, and as JSON on stdout with `--json`) and exits with 2.
     func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("rasterkit cache: \(message)\n".utf8))
-        if json { Swift.print(CacheReport.encode(["error": message])) }
-        CacheCommand.exit(withError: ExitStatus.usage)
+        UsageFailure.exit(command: "cache", message, json: json)
     }
 }

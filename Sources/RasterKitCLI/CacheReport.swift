@@ -17,7 +17,7 @@ struct CacheReport: Encodable {
     var evicted: Int?
     var expiredRemoved: Int?
 
-    var json: String { Self.encode(self) }
+    var json: String { JSONLine.encode(self) }
 
     var summary: String {
         var lines = ["store: \(path)", "entries: \(entries) (\(Self.format(bytes: bytes)))"]
@@ -50,11 +50,4 @@ struct CacheReport: Encodable {
         return String(format: "%.1f", value) + " " + units[unit]
     }
 
-    /// Sorted-key JSON on one line.
-    static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

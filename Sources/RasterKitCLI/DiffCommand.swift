@@ -109,7 +109,7 @@ struct DiffCommand: AsyncParsableCommand {
             }
         }
         let outcome = DiffReport(result: result, withinTolerance: tolerance.accepts(result), output: output)
-        print(json ? DiffReport.encode(outcome) : outcome.summary)
+        print(json ? JSONLine.encode(outcome) : outcome.summary)
         if !outcome.withinTolerance { throw ExitStatus.partialFailure }
     }
 
@@ -133,7 +133,7 @@ struct DiffCommand: AsyncParsableCommand {
     /// `status` for the caller to throw.
     private func report(_ message: String, json failure: DiffReport.Failure? = nil, status: ExitCode) -> ExitCode {
         FileHandle.standardError.write(Data("rasterkit diff: \(message)\n".utf8))
-        if json { print(DiffReport.encode(failure ?? DiffReport.Failure(error: message))) }
+        if json { print(JSONLine.encode(failure ?? DiffReport.Failure(error: message))) }
         return status
     }
 }
@@ -226,11 +226,4 @@ struct DiffReport: Encodable {
         }
     }
 
-    /// Sorted-key JSON on one line.
-    static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

@@ -102,8 +102,6 @@ struct RenderCommand: ParsableCommand {
 
     /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2.
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("rasterkit render: \(message)\n".utf8))
-        if json { Swift.print(BatchSummaryPrinter.encodeError(message)) }
-        Self.exit(withError: ExitStatus.usage)
+        UsageFailure.exit(command: "render", message, json: json)
     }
 }

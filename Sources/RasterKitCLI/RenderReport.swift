@@ -33,7 +33,7 @@ struct RenderReport: Encodable {
     /// One JSON line on stdout, or the summary line (and where the contact sheet is).
     func print(json: Bool) {
         if json {
-            Swift.print(Self.json(self))
+            Swift.print(JSONLine.encode(self))
             return
         }
         BatchSummaryPrinter.print(summary, json: false)
@@ -50,14 +50,8 @@ struct RenderReport: Encodable {
             var problems: [Problem]
         }
         let problems = error.problems.map { Problems.Problem(file: $0.file, line: $0.line, column: $0.column, message: $0.message) }
-        return json(Problems(error: "\(problems.count) problem\(problems.count == 1 ? "" : "s") in the manifest",
+        return JSONLine.encode(Problems(error: "\(problems.count) problem\(problems.count == 1 ? "" : "s") in the manifest",
                                problems: problems))
     }
 
-    private static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

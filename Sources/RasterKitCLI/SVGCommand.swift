@@ -109,9 +109,7 @@ struct SVGCommand: ParsableCommand {
 
     /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2.
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("rasterkit svg: \(message)\n".utf8))
-        if json { print(BatchSummaryPrinter.encodeError(message)) }
-        Self.exit(withError: ExitStatus.usage)
+        UsageFailure.exit(command: "svg", message, json: json)
     }
 }
 

@@ -1,0 +1,11 @@
+import Foundation
+
+/// How every `--json` output is written: one line, keys sorted, slashes unescaped.
+enum JSONLine {
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
