@@ -16,7 +16,7 @@ struct CacheCommand: ParsableCommand {
 
     /// `rasterkit cache stats`: entries, bytes and expired entries, per component type.
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show what the render store holds.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show what the render store holds.")
 
         @OptionGroup var store: CacheStoreOptions
 
@@ -34,6 +34,7 @@ struct CacheCommand: ParsableCommand {
     /// until the store is within the byte limit.
     struct Prune: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Remove expired entries, then least recently used ones over the byte limit.")
 
         @OptionGroup var store: CacheStoreOptions
@@ -64,7 +65,7 @@ struct CacheCommand: ParsableCommand {
 
     /// `rasterkit cache clear`: removes every entry.
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every entry from the render store.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry from the render store.")
 
         @OptionGroup var store: CacheStoreOptions
 

@@ -14,8 +14,10 @@ struct RasterKitCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
+            // A cast to the one asynchronous command, not to `any AsyncParsableCommand`: an
+            // existential cast scans every protocol conformance in the binary on first use.
+            if let diff = command as? DiffCommand {
+                try await diff.run()
             } else {
                 try command.run()
             }

@@ -50,7 +50,21 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        let start = ContinuousClock.now
         let shard = try sharding.resolved(environment: ProcessInfo.processInfo.environment)
+        let directory = URL(fileURLWithPath: out)
+        // An unchanged manifest whose last run into this folder left every output in place is
+        // known by its record, without loading it. --no-cache and a contact sheet always run.
+        let invocation = caching.reusesUpToDateOutputs && contactSheet == nil
+            ? ManifestRunRecord.invocation(manifest: URL(fileURLWithPath: self.manifest), format: format?.format, shard: shard)
+            : nil
+        if let invocation, let record = ManifestRunRecord.upToDate(in: directory, invocation: invocation) {
+            let elapsed = (ContinuousClock.now - start) / .seconds(1)
+            let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount, failed: 0,
+                                       seconds: elapsed, failures: [])
+            RenderReport(summary: summary, shard: shard, files: record.fileCount).print(json: json)
+            return
+        }
         let manifest: Manifest
         let plan: BatchPlan
         do {
@@ -59,8 +73,8 @@ struct RenderCommand: ParsableCommand {
         } catch {
             report(error)
         }
-        let directory = URL(fileURLWithPath: out)
         do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
+        ManifestRunRecord.forget(in: directory)
 
         let progress = ProgressBar(style: .forStandardError(silent: json))
         // The cache opens only when something must be rendered: a run with every output up to
@@ -72,6 +86,7 @@ struct RenderCommand: ParsableCommand {
         let summary = renderer.run(plan, into: directory, progress: progress.update)
         progress.finish()
         CacheOptions.finish(renderer.rasterizer)
+        if let invocation, summary.failed == 0 { ManifestRunRecord.remember(plan, invocation: invocation, in: directory) }
 
         var report = RenderReport(summary: summary, shard: shard, files: plan.files.count)
         if let contactSheet {

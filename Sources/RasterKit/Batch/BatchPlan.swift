@@ -16,6 +16,10 @@ public struct BatchPlan: Sendable {
     public var files: [BatchFile] = []
     /// One image per item and size that shows it best (2x when there is one, else the largest scale).
     public var previews: [BatchPreview] = []
+    /// Every file and folder the plan was made from, with its ``FileStamp`` taken before it
+    /// was read; nil when that is not known (a plan not made from a manifest file, or an input
+    /// changed too recently to be stamped).
+    var inputStamps: [String: String]?
 
     /// An empty plan.
     public init() {}

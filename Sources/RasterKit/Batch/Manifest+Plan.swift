@@ -27,16 +27,21 @@ extension Manifest {
                 problems.add(error.description, at: location(ofItem: error))
             }
         }
-        for entry in svgs { addSVGs(entry, to: &plan, shard: shard, problems: problems) }
+        let svgInputs = InputStamps(settleTime: inputSettleTime)
+        for entry in svgs { addSVGs(entry, to: &plan, shard: shard, problems: problems, noting: svgInputs) }
         reportConflicts(in: plan, problems: problems)
         try problems.check()
+        if let stamps = inputStamps, let svgStamps = svgInputs.completeStamps {
+            plan.inputStamps = stamps.merging(svgStamps) { first, _ in first }
+        }
         return plan
     }
 
-    private func addSVGs(_ entry: SVGEntry, to plan: inout BatchPlan, shard: Shard, problems: ManifestProblems) {
+    private func addSVGs(_ entry: SVGEntry, to plan: inout BatchPlan, shard: Shard, problems: ManifestProblems,
+                         noting inputs: InputStamps) {
         let prefix = entry.folder.isEmpty ? "" : entry.folder + "/"
         do {
-            let sources = try entry.batch.sources()
+            let sources = try entry.batch.sources(noting: inputs)
             for var output in try entry.batch.outputs(for: sources) {
                 output.path = prefix + output.path
                 if shard.includes(output.path) { plan.outputs.append(output) }

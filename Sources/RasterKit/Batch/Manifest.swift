@@ -97,9 +97,22 @@ public struct Manifest: Sendable {
     /// Where each component's scales were given, so planning can point at them.
     var scaleLocations: [String: ManifestLocation] = [:]
     var componentLocations: [String: ManifestLocation] = [:]
+    /// The manifest file and every file it made load, stamped before they were read; nil when
+    /// the manifest did not come from a file or some file changed too recently to be stamped.
+    var inputStamps: [String: String]?
+    /// How long an input must have been left alone before its stamp is trusted (see ``FileStamp``).
+    var inputSettleTime = FileStamp.defaultSettleTime
 
     /// Loads and checks the manifest at `url`; paths in it are relative to its folder.
     public init(contentsOf url: URL) throws(ManifestError) {
+        try self.init(contentsOf: url, settleTime: FileStamp.defaultSettleTime)
+    }
+
+    /// Loads the manifest at `url`, trusting the stamps of inputs left alone for `settleTime`
+    /// seconds (tests shorten it).
+    init(contentsOf url: URL, settleTime: Double) throws(ManifestError) {
+        let inputs = InputStamps(settleTime: settleTime)
+        inputs.note(url.path)
         let file = url.relativePath
         let data: Data
         do {
@@ -108,18 +121,24 @@ public struct Manifest: Sendable {
             throw ManifestError(problems: [.init(file: file, line: 1, column: 1,
                                                  message: "cannot read the manifest: \(error.unreadableReason)")])
         }
-        try self.init(data: data, file: file, directory: url.deletingLastPathComponent())
+        try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs)
+        inputStamps = inputs.completeStamps
+        inputSettleTime = settleTime
     }
 
     /// Loads and checks a manifest from its bytes; `file` names it in problems, and paths in it
     /// are relative to `directory`.
     public init(data: Data, file: String = "manifest.yaml", directory: URL) throws(ManifestError) {
+        try self.init(data: data, file: file, directory: directory, inputs: nil)
+    }
+
+    private init(data: Data, file: String, directory: URL, inputs: InputStamps?) throws(ManifestError) {
         let problems = ManifestProblems(file: file)
         guard let text = String(data: data, encoding: .utf8) else {
             problems.add("the manifest is not UTF-8 text", at: nil)
             throw ManifestError(problems: problems.problems)
         }
-        let reader = ManifestReader(problems: problems, files: ManifestFiles(directory: directory))
+        let reader = ManifestReader(problems: problems, files: ManifestFiles(directory: directory, inputs: inputs))
         guard let document = ManifestParser(reader: reader).parse(ManifestParser.normalizingTabs(text, file: file)) else {
             try problems.check()
             throw ManifestError(problems: problems.problems)

@@ -6,15 +6,21 @@ internal import Yams
 /// manifest problem, and its digest (not its path) goes into render keys.
 final class ManifestFiles {
     let directory: URL
+    /// Where each file read is stamped first, when the manifest came from a file.
+    let inputs: InputStamps?
     private var cache: [String: Result<[UInt8], SVGError>] = [:]
     private var svgDocuments: [String: SVGDocument] = [:]
 
-    init(directory: URL) { self.directory = directory }
+    init(directory: URL, inputs: InputStamps? = nil) {
+        self.directory = directory
+        self.inputs = inputs
+    }
 
     /// The bytes of `path` (relative to the manifest's folder unless absolute).
     func bytes(_ path: String) -> Result<[UInt8], SVGError> {
         if let cached = cache[path] { return cached }
         let full = path.hasPrefix("/") ? path : directory.appendingPathComponent(path).path
+        inputs?.note(full)
         let result = Result { () throws(SVGError) in [UInt8](try SVGDocument.read(full, naming: path)) }
         cache[path] = result
         return result

@@ -58,7 +58,11 @@ public struct SVGBatch: Sendable {
     }
 
     /// The SVG files the inputs name, in a stable order.
-    public func sources() throws(SVGBatchError) -> [Source] {
+    public func sources() throws(SVGBatchError) -> [Source] { try sources(noting: nil) }
+
+    /// The sources, with each input file and every folder searched stamped in `stamps` as it
+    /// is found (before any output reads it).
+    func sources(noting stamps: InputStamps?) throws(SVGBatchError) -> [Source] {
         var found: [Source] = []
         var seen = Set<String>()
         for input in inputs {
@@ -66,7 +70,8 @@ public struct SVGBatch: Sendable {
             guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
                 throw .inputNotFound(path: input.relativePath)
             }
-            let batch = isDirectory.boolValue ? try SVGBatch.files(inFolder: input) : [SVGBatch.file(input)]
+            let batch = isDirectory.boolValue
+                ? try SVGBatch.files(inFolder: input, noting: stamps) : [SVGBatch.file(input, noting: stamps)]
             if isDirectory.boolValue, batch.isEmpty { throw .noSVGFiles(folder: input.relativePath) }
             // The same file given twice (say, a folder and a file in it) is rendered once.
             for source in batch where seen.insert(source.identity).inserted {
@@ -135,11 +140,9 @@ public struct SVGBatch: Sendable {
 
     static let extensions: Set<String> = ["svg", "svgz"]
 
-    /// How long a source must have been left alone before its stamp is trusted, in seconds. A
-    /// file written again within one tick of the file system's clock, at the same size, would
-    /// keep its stamp; one unchanged for this long cannot be (the same rule as git's "racily
-    /// clean" entries). Tests shorten it.
-    var settleTime: Double = 5
+    /// How long a source must have been left alone before its stamp is trusted, in seconds (see
+    /// ``FileStamp``). Tests shorten it.
+    var settleTime: Double = FileStamp.defaultSettleTime
 
     /// Everything but the document that an output's fingerprint depends on: the key of an empty
     /// document rendered the same way (size, scale, mode, tint, librsvg and key versions — the
@@ -150,29 +153,22 @@ public struct SVGBatch: Sendable {
         return BatchOutput.pngFingerprint(CacheKey.make(for: empty, size: Size(size), scale: scale))
     }
 
-    /// The file's device, inode, size, modification and change times, or nil when it cannot be
-    /// read or changed less than `settleTime` seconds ago.
+    /// The source's ``FileStamp``, or nil when it cannot be read or changed less than
+    /// `settleTime` seconds ago.
     static func stamp(of path: String, settledFor settleTime: Double) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) * 1e-9
-        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) * 1e-9
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        guard Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9 - max(modified, changed) >= settleTime else { return nil }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
-            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+        FileStamp.of(path, settledFor: settleTime)
     }
 
-    private static func file(_ url: URL) -> Source {
+    private static func file(_ url: URL, noting inputs: InputStamps?) -> Source {
         let path = url.path
+        inputs?.note(path)
         return Source(path: path, displayPath: url.relativePath, folder: "", name: stem(of: lastComponent(path)),
                       fileID: fileStatus(path)?.id ?? [])
     }
 
-    private static func files(inFolder folder: URL) throws(SVGBatchError) -> [Source] {
+    private static func files(inFolder folder: URL, noting inputs: InputStamps?) throws(SVGBatchError) -> [Source] {
         let folderPath = folder.path
-        guard let found = SVGFileWalker.files(in: folderPath, extensions: extensions) else {
+        guard let found = SVGFileWalker.files(in: folderPath, extensions: extensions, noting: inputs) else {
             throw .unreadableFolder(folder: folder.relativePath)
         }
         let display = folder.relativePath.hasSuffix("/") ? folder.relativePath : folder.relativePath + "/"

@@ -14,15 +14,18 @@ enum SVGFileWalker {
     }
 
     /// The SVG files under `folder`, sorted by relative path; nil when `folder` cannot be read.
-    static func files(in folder: String, extensions: Set<String>) -> [Found]? {
+    /// Every folder entered is stamped in `inputs` before it is listed, and every file found.
+    static func files(in folder: String, extensions: Set<String>, noting inputs: InputStamps? = nil) -> [Found]? {
         var found: [Found] = []
-        guard walk(folder, relative: "", extensions: extensions, into: &found) else { return nil }
+        guard walk(folder, relative: "", extensions: extensions, noting: inputs, into: &found) else { return nil }
         return found.sorted { $0.relativePath < $1.relativePath }
     }
 
     /// Adds what `folder + relative` holds; false when that folder cannot be opened.
-    private static func walk(_ root: String, relative: String, extensions: Set<String>, into found: inout [Found]) -> Bool {
+    private static func walk(_ root: String, relative: String, extensions: Set<String>, noting inputs: InputStamps?,
+                             into found: inout [Found]) -> Bool {
         let path = relative.isEmpty ? root : root + "/" + relative
+        inputs?.note(path)
         guard let directory = opendir(path) else { return false }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
@@ -33,17 +36,19 @@ enum SVGFileWalker {
             let child = relative.isEmpty ? name : relative + "/" + name
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR):
-                _ = walk(root, relative: child, extensions: extensions, into: &found)
+                _ = walk(root, relative: child, extensions: extensions, noting: inputs, into: &found)
             case Int32(DT_REG):
                 guard hasExtension(name, in: extensions) else { continue }
                 var info = stat()
                 guard stat(root + "/" + child, &info) == 0 else { continue }
+                inputs?.note(root + "/" + child, info)
                 found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
             default:
                 // A link, or a file system that does not say: look at what the name reaches.
                 guard hasExtension(name, in: extensions) else { continue }
                 var info = stat()
                 guard stat(root + "/" + child, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                inputs?.note(root + "/" + child, info)
                 found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
             }
         }

@@ -54,14 +54,14 @@ struct ManifestFixture {
         }
     }
 
-    /// Every regular file under `directory`, relative and sorted, without the batch index.
+    /// Every regular file under `directory`, relative and sorted, without the batch index and run record.
     static func files(in directory: URL) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         var files: [String] = []
         while let path = walker.nextObject() as? String {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory),
-               !isDirectory.boolValue, !path.hasSuffix(".rasterkit-index.tsv") { files.append(path) }
+               !isDirectory.boolValue, !path.hasSuffix(".rasterkit-index.tsv"), !path.hasSuffix(".rasterkit-render.tsv") { files.append(path) }
         }
         return files.sorted()
     }
