@@ -6,17 +6,24 @@ import Foundation
 public let rasterkitBinary = ProcessInfo.processInfo.environment["RASTERKIT_BINARY"]
     ?? FileManager.default.currentDirectoryPath + "/../.build/release/rasterkit"
 
-/// This process's scratch root, removed at exit.
-private let scratchRoot: String = {
-    let path = NSTemporaryDirectory() + "rasterkit-bench-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: scratchRoot) }
-    return path
+/// This process's scratch roots, removed at exit: one on the disk, and one in memory (`/dev/shm`)
+/// when the machine has it.
+private let scratchRoots: (disk: String, memory: String) = {
+    let name = "rasterkit-bench-\(getpid())"
+    let disk = NSTemporaryDirectory() + name
+    var isDirectory: ObjCBool = false
+    let hasMemory = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory) && isDirectory.boolValue
+    let memory = hasMemory ? "/dev/shm/" + name : disk
+    for path in [disk, memory] { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    atexit { for path in [scratchRoots.disk, scratchRoots.memory] { try? FileManager.default.removeItem(atPath: path) } }
+    return (disk, memory)
 }()
 
-/// A new empty folder named after `purpose`.
-public func scratchFolder(_ purpose: String) -> String {
-    let path = scratchRoot + "/\(purpose)-" + UUID().uuidString.prefix(8)
+/// A new empty folder named after `purpose`. `inMemory` puts it on a memory file system when
+/// there is one: for benchmarks that compare the CPU work of two ways of making the same files,
+/// where the disk's write-back of earlier runs would otherwise land on one side or the other.
+public func scratchFolder(_ purpose: String, inMemory: Bool = false) -> String {
+    let path = (inMemory ? scratchRoots.memory : scratchRoots.disk) + "/\(purpose)-" + UUID().uuidString.prefix(8)
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
