@@ -93,9 +93,9 @@ import Testing
         let reads = Counter()
         let warm = BatchRenderer(rasterizer: Rasterizer(), jobs: 1).run(try outputs(of: file, settle: 5, counter: reads), into: out)
         #expect(warm.cached == 2 && reads.count == 2)
-        #expect(SVGBatch.stamp(of: file.path, settledFor: 5) == nil)
-        #expect(SVGBatch.stamp(of: file.path, settledFor: -1e9) != nil)
-        #expect(SVGBatch.stamp(of: folder.appendingPathComponent("missing.svg").path, settledFor: -1e9) == nil)
+        #expect(FileStamp.of( file.path, settledFor: 5) == nil)
+        #expect(FileStamp.of( file.path, settledFor: -1e9) != nil)
+        #expect(FileStamp.of( folder.appendingPathComponent("missing.svg").path, settledFor: -1e9) == nil)
     }
 
     @Test func documentsThatMayLoadOtherFilesHaveNoStamp() throws {

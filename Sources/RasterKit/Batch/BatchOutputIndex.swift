@@ -69,16 +69,16 @@ final class BatchOutputIndex: Sendable {
     }
 
     private func isIntact(_ path: String, _ entry: Entry) -> Bool {
-        guard let current = Self.fileState(directory + "/" + path) else { return false }
-        return current.byteCount == entry.byteCount && current.modified == entry.modified
+        guard let current = FileState(directory + "/" + path) else { return false }
+        return current.byteCount == Int64(entry.byteCount) && current.modified == entry.modified
     }
 
     /// Remembers that `path` was just written with `fingerprint` (nil: it failed, forget it),
     /// from a source with `sourceStamp`.
     func record(_ path: String, fingerprint: String?, sourceStamp: String? = nil) {
         let entry = fingerprint.flatMap { fingerprint in
-            Self.fileState(directory + "/" + path).map {
-                Entry(fingerprint: fingerprint, byteCount: $0.byteCount, modified: $0.modified,
+            FileState(directory + "/" + path).map {
+                Entry(fingerprint: fingerprint, byteCount: Int($0.byteCount), modified: $0.modified,
                       sourceStamp: Self.field(sourceStamp ?? ""))
             }
         }
@@ -108,11 +108,5 @@ final class BatchOutputIndex: Sendable {
             text += "\(entry.fingerprint)\t\(entry.byteCount)\t\(entry.modified)\t\(entry.sourceStamp)\t\(path)\n"
         }
         try AtomicFileWriter.write(Data(text.utf8), to: directory + "/" + Self.fileName)
-    }
-
-    private static func fileState(_ path: String) -> (byteCount: Int, modified: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return (Int(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 }

@@ -29,6 +29,26 @@ enum FileStamp {
     }
 }
 
+/// A file as a batch left it: its size and modification time. When both are unchanged, the
+/// file is still the one written.
+struct FileState: Equatable {
+    var byteCount: Int64
+    var modified: Int64
+
+    /// The state of the regular file at `path` (links followed); nil when there is none.
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        byteCount = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    init(byteCount: Int64, modified: Int64) {
+        self.byteCount = byteCount
+        self.modified = modified
+    }
+}
+
 /// The files and folders a run read, each stamped just before it was read: when every stamp is
 /// still the same, the run would read the same bytes again. One input that could not be
 /// stamped (changed too recently, or unreadable) makes the set incomplete, and then it vouches
@@ -46,11 +66,12 @@ final class InputStamps {
     /// made while it is read shows as a different stamp next time.
     func note(_ path: String) {
         guard stamps[path] == nil else { return }
-        guard let stamp = FileStamp.of(path, settledFor: settleTime) else {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
             isComplete = false
             return
         }
-        stamps[path] = stamp
+        note(path, info)
     }
 
     /// Notes a file whose `stat` the caller already has.

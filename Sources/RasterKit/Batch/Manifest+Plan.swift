@@ -27,18 +27,18 @@ extension Manifest {
                 problems.add(error.description, at: location(ofItem: error))
             }
         }
-        let svgInputs = InputStamps(settleTime: inputSettleTime)
+        let svgInputs = inputStamps == nil ? nil : InputStamps(settleTime: inputSettleTime)
         for entry in svgs { addSVGs(entry, to: &plan, shard: shard, problems: problems, noting: svgInputs) }
         reportConflicts(in: plan, problems: problems)
         try problems.check()
-        if let stamps = inputStamps, let svgStamps = svgInputs.completeStamps {
+        if let stamps = inputStamps, let svgStamps = svgInputs?.completeStamps {
             plan.inputStamps = stamps.merging(svgStamps) { first, _ in first }
         }
         return plan
     }
 
     private func addSVGs(_ entry: SVGEntry, to plan: inout BatchPlan, shard: Shard, problems: ManifestProblems,
-                         noting inputs: InputStamps) {
+                         noting inputs: InputStamps?) {
         let prefix = entry.folder.isEmpty ? "" : entry.folder + "/"
         do {
             let sources = try entry.batch.sources(noting: inputs)

@@ -25,23 +25,6 @@ package struct ManifestRunRecord: Equatable {
     /// Each file left in the folder, by relative path: its size and modification time.
     var files: [String: FileState]
 
-    struct FileState: Equatable {
-        var byteCount: Int64
-        var modified: Int64
-
-        init?(_ path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            byteCount = Int64(info.st_size)
-            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        }
-
-        init(byteCount: Int64, modified: Int64) {
-            self.byteCount = byteCount
-            self.modified = modified
-        }
-    }
-
     /// Everything besides the inputs that decides what a render of `manifest` writes: the
     /// manifest's path, the format and shard, this program's file (a rebuilt or upgraded
     /// rasterkit renders afresh) and the key of an empty SVG (librsvg's version, the key and
@@ -49,8 +32,8 @@ package struct ManifestRunRecord: Equatable {
     package static func invocation(manifest: URL, format: ExportFormat?, shard: Shard) -> String? {
         guard let program = FileStamp.of("/proc/self/exe", settledFor: -.infinity) else { return nil }
         let svgKey = SVGBatch.parameterStamp(size: 1, scale: 1, contentMode: .stretch, tint: nil)
-        return [program, svgKey, "declarative \(DeclarativeComponent.renderVersion)", format.map { "\($0)" } ?? "own formats",
-                "shard \(shard)", manifest.standardizedFileURL.path].joined(separator: " | ")
+        return [program, svgKey, format.map { "\($0)" } ?? "own formats", "shard \(shard)",
+                manifest.standardizedFileURL.path].joined(separator: " | ")
     }
 
     /// The record in `directory` when it was made by `invocation` and every input and file it

@@ -123,7 +123,7 @@ public struct SVGBatch: Sendable {
                     if !allowsExternalReferences {
                         let parameters = parameterStamps[sizeIndex][scaleIndex]
                         let path = source.path, settle = settleTime
-                        output.sourceStamp = { SVGBatch.stamp(of: path, settledFor: settle).map { $0 + "|" + parameters } }
+                        output.sourceStamp = { FileStamp.of(path, settledFor: settle).map { $0 + "|" + parameters } }
                     }
                     outputs.append(output)
                 }
@@ -151,12 +151,6 @@ public struct SVGBatch: Sendable {
         let empty = SVGImage(SVGDocument(unvalidatedData: Data(), externalReferences: .blocked, source: nil),
                              contentMode: contentMode, tint: tint)
         return BatchOutput.pngFingerprint(CacheKey.make(for: empty, size: Size(size), scale: scale))
-    }
-
-    /// The source's ``FileStamp``, or nil when it cannot be read or changed less than
-    /// `settleTime` seconds ago.
-    static func stamp(of path: String, settledFor settleTime: Double) -> String? {
-        FileStamp.of(path, settledFor: settleTime)
     }
 
     private static func file(_ url: URL, noting inputs: InputStamps?) -> Source {
