@@ -65,6 +65,8 @@ struct RenderCommand: ParsableCommand {
             RenderReport(summary: summary, shard: shard, files: record.fileCount).print(json: json)
             return
         }
+        // Fonts load on another processor while this one reads the manifest.
+        FontLibrary.preload()
         let manifest: Manifest
         let plan: BatchPlan
         do {

@@ -138,5 +138,31 @@ private func inkColumns(_ image: RasterImage) -> ClosedRange<Int>? {
         try FontLibrary.register(directory: directory)
         #expect(try FontLibrary.families().contains("DejaVu Sans Mono"))
     }
+
+    /// "Hig" in two fonts at 2x, on whichever thread runs it; a thread drawing text for the first
+    /// time makes its font map while other preloads may still run.
+    private static func drawText() throws -> RasterImage {
+        try RasterImage(size: Size(width: 60, height: 40), scale: 2) { canvas in
+            canvas.draw(text: "Hig", in: Rect(x: 2, y: 2, width: 56, height: 18), style: TextStyle(font: "DejaVu Sans 14"))
+            canvas.draw(text: "Hig", in: Rect(x: 2, y: 20, width: 56, height: 18), style: TextStyle(font: "DejaVu Serif Bold 11"))
+        }
+    }
+
+    @Test func textDrawnWhilePreloadsRunIsTheTextDrawnWithout() async throws {
+        let reference = try await Task.detached { try Self.drawText() }.value
+        #expect(reference.allPixels.contains { $0.alpha > 128 })
+        let drawn = try await withThrowingTaskGroup(of: RasterImage.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    FontLibrary.preload()
+                    return try Self.drawText()
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(drawn.count == 8)
+        #expect(drawn.allSatisfy { $0 == reference })
+        #expect(try FontLibrary.families().contains("DejaVu Sans"))
+    }
 }
 

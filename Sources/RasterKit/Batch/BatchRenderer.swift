@@ -21,7 +21,9 @@ public final class BatchRenderer: Sendable {
     static let workerStackSize = 8 << 20
 
     /// - Parameters:
-    ///   - jobs: worker threads (default: one per active processor).
+    ///   - jobs: worker threads (default: one per active processor). With at least one per
+    ///     processor the process may use, each worker keeps to one processor for the batch
+    ///     (see `WorkerPlacement`).
     ///   - reusesUpToDateOutputs: leave outputs alone whose files already hold what their
     ///     fingerprints name, as recorded by the last batch into the same directory.
     public init(rasterizer: Rasterizer, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -71,9 +73,11 @@ public final class BatchRenderer: Sendable {
         let next = Atomic<Int>(0)
         let workers = min(jobs, units.groups.count)
         let finished = DispatchGroup()
-        for _ in 0..<workers {
+        let placement = WorkerPlacement(workers: workers)
+        for workerIndex in 0..<workers {
             finished.enter()
             let thread = Thread { [self] in
+                placement?.pin(worker: workerIndex)
                 while true {
                     let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard claimed < units.groups.count else { break }

@@ -64,6 +64,22 @@ public enum FontLibrary {
         try configuration().families()
     }
 
+    /// Starts loading fonts on a background thread and returns at once, so the first text drawn
+    /// does not wait for them. Call it at start-up, before other slow work such as reading a
+    /// manifest; drawing text waits for a load still under way. Once fonts are loaded, another
+    /// call only starts a thread that finds them loaded.
+    ///
+    /// Two loads happen: fontconfig's system configuration, which Pango reads the first time any
+    /// font map is made (about 3 ms of parsing `/etc/fonts`), and RasterKit's own configuration.
+    public static func preload() {
+        let thread = Thread {
+            FcInit()
+            _ = try? configuration()
+        }
+        thread.name = "RasterKit font preload"
+        thread.start()
+    }
+
     /// Builds the configuration for a changed state first, so a failing registration leaves
     /// the previous configuration in place.
     private static func update(_ change: (inout State) -> Void) throws {
