@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import RasterKit
 
@@ -18,13 +17,16 @@ import Testing
     func run(outputs count: Int, jobs: Int) throws -> [Seen] {
         let out = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let seen = Mutex<[Seen]>([])
+        let seen = SanitizerVisibleMutex<[Seen]>([])
         let outputs = (0..<count).map { index in
             BatchOutput(path: "\(index).png", source: "\(index)") { rasterizer in
-                let started = Mutex<[Int32]>([])
-                let thread = Thread { started.withLock { $0 = WorkerPlacement.processorsOfThisThread() } }
-                thread.start()
-                while !thread.isFinished { usleep(100) }
+                let started = SanitizerVisibleMutex<[Int32]>([])
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    started.withLock { $0 = WorkerPlacement.processorsOfThisThread() }
+                    done.signal()
+                }.start()
+                done.wait()
                 seen.withLock { $0.append(Seen(worker: WorkerPlacement.processorsOfThisThread(), started: started.withLock { $0 })) }
                 return try rasterizer.render(Counted(label: "\(index)", draws: Counter()), size: Size(4))
             }
