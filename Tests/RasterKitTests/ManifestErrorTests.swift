@@ -202,6 +202,36 @@ import Testing
         #expect(problems.contains(11, 3, ##"component name "bad name" may only contain letters, digits"##))
     }
 
+    @Test func aSizeListedTwiceWithOtherCapsOrContentIsAProblem() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let problems = try fixture.problems("""
+            components:
+              panel:
+                caps: 8
+                sizes:
+                  - "40x40"
+                  - {width: 40, height: 40, caps: 12}
+                  - {width: 40, height: 40, content: 4}
+                  - 40
+                  - "60x40"
+                layers: [rect: {fill: red}]
+            """)
+        #expect(problems.located == [
+            "6:9: 40×40 is already in sizes in component \"panel\" on line 5 with other caps or content insets; each size is one file, so list it once",
+            "7:9: 40×40 is already in sizes in component \"panel\" on line 5 with other caps or content insets; each size is one file, so list it once",
+        ])
+        // The same size with the same caps is the same file: listed twice, drawn once.
+        let manifest = try fixture.load("""
+            components:
+              panel:
+                caps: 8
+                sizes: ["40x40", 40, {width: 40, height: 40, caps: 8}, "60x40"]
+                layers: [rect: {fill: red}]
+            """)
+        #expect(manifest.components[0].sizes.map(\.size) == [Size(40), Size(width: 60, height: 40)])
+    }
+
     @Test func yamlSyntaxErrorsEmptyFilesAndWrongTopLevels() throws {
         let fixture = try ManifestFixture()
         defer { fixture.remove() }

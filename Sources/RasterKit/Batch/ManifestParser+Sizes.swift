@@ -25,7 +25,16 @@ extension ManifestParser {
             spec.caps = spec.caps ?? caps
             spec.content = spec.content ?? content
             guard validate(spec, at: entry, scales: scales) else { continue }
-            if !sizes.contains(where: { $0.size == spec.size && $0.caps == spec.caps }) { sizes.append(spec) }
+            // Each size names one file, so a size listed again must be the same entry.
+            if let earlier = sizes.first(where: { $0.size == spec.size }) {
+                if earlier.caps != spec.caps || earlier.content != spec.content {
+                    let line = earlier.location.map { " on line \($0.line)" } ?? ""
+                    reader.problem("\(spec.size) is already in \(what)\(line) with other caps or content insets; "
+                                   + "each size is one file, so list it once", at: entry)
+                }
+                continue
+            }
+            sizes.append(spec)
         }
         return sizes
     }
