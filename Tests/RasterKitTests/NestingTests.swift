@@ -77,6 +77,52 @@ struct Recursive: Rasterizable {
         #expect(image.pixel(x: 12, y: 12).alpha == 255 && icons.count == 1)
     }
 
+    /// The parent's stored list of nested components decides when a change to one of them
+    /// (its `renderVersion`) makes the parent stale, so it must hold the whole tree even when
+    /// the child was drawn by another thread.
+    @Test func aParentThatJoinsAChildInFlightRecordsTheChildsOwnNestedComponents() throws {
+        struct Leaf: Rasterizable {
+            static let stateKeyPaths: [PartialKeyPath<Leaf> & Sendable] = []
+            static var renderVersion: Int { 7 }
+            func draw(in canvas: Canvas, size: Size) throws { canvas.fill(Path(rect: Rect(size: size)), with: .color(.blue)) }
+        }
+        struct Middle: Rasterizable {
+            let gate: Gate
+            static let stateKeyPaths: [PartialKeyPath<Middle> & Sendable] = []
+            func draw(in canvas: Canvas, size: Size) throws {
+                gate.pass()
+                try canvas.draw(Leaf(), in: Rect(size: size))
+            }
+        }
+        struct Top: Rasterizable {
+            let gate: Gate
+            static let stateKeyPaths: [PartialKeyPath<Top> & Sendable] = []
+            func draw(in canvas: Canvas, size: Size) throws { try canvas.draw(Middle(gate: gate), in: Rect(size: size)) }
+        }
+        let rasterizer = Rasterizer()
+        let gate = Gate()
+        let done = DispatchGroup()
+        for component in [Middle(gate: gate) as any Rasterizable, Top(gate: gate)] {
+            done.enter()
+            Thread {
+                _ = try? rasterizer.image(for: component, size: Size(10))
+                done.leave()
+            }.start()
+            // Middle's draw holds its key before Top starts, so Top joins it.
+            if component is Middle { #expect(Gate.wait { gate.arrivals == 1 }) }
+        }
+        #expect(Gate.wait { rasterizer.statistics.coalesced == 1 })
+        gate.open()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(gate.arrivals == 1)
+
+        let stored = try #require(rasterizer.cache.memory.entry(for: rasterizer.cacheKey(for: Top(gate: gate), size: Size(10)).value))
+        #expect(Set(stored.children) == [
+            ComponentVersion(typeName: ComponentKeyPlan<Middle>.shared.typeName, renderVersion: 0),
+            ComponentVersion(typeName: ComponentKeyPlan<Leaf>.shared.typeName, renderVersion: 7),
+        ])
+    }
+
     @Test func componentsNestingEachOtherAcrossThreadsFailInsteadOfDeadlocking() throws {
         struct Ping: Rasterizable {
             let started: Counter

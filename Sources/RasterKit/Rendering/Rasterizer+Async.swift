@@ -35,10 +35,11 @@ extension Rasterizer {
     }
 
     private func work<Component: Rasterizable>(for component: Component, key: CacheKey, geometry: RenderGeometry,
-                                               scale: Double) -> @Sendable (RenderJob) throws -> RasterImage {
+                                               scale: Double) -> @Sendable (RenderJob) throws -> RenderJob.Drawn {
         { [self] job in
             let environment = DrawEnvironment(nestedRenderer: self, isCancelled: { job.isCancelled })
-            return try produce(component, key: key, geometry: geometry, scale: scale, environment: environment).image
+            let image = try produce(component, key: key, geometry: geometry, scale: scale, environment: environment).image
+            return RenderJob.Drawn(image: image, children: environment.children.versions)
         }
     }
 }

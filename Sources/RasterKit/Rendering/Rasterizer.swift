@@ -85,11 +85,13 @@ public final class Rasterizer: Sendable {
             let result = Result {
                 try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
             }
-            scheduler.finish(job, with: result.map(\.image))
+            scheduler.finish(job, with: result.map { RenderJob.Drawn(image: $0.image, children: environment.children.versions) })
             return try result.get()
         case .wait(let job):
             counters.withLock { $0.coalesced += 1 }
-            return RenderedImage(image: try scheduler.waitSynchronously(for: job), key: key, origin: .joined)
+            let drawn = try scheduler.waitSynchronously(for: job)
+            environment.children.record(contentsOf: drawn.children)
+            return RenderedImage(image: drawn.image, key: key, origin: .joined)
         }
     }
 

@@ -22,11 +22,20 @@ final class RenderJob: @unchecked Sendable {
     /// Set while running on behalf of a synchronous caller, who cannot cancel.
     var hasSynchronousOwner = false
     var result: Result<RasterImage, any Error>?
+    /// The components nested in the image, published with it: a nested request that joins
+    /// this job records them in its own parent, as it would had it drawn the image itself.
+    var children: [ComponentVersion] = []
     /// Runs the render on a scheduler thread (async jobs only).
-    let work: (@Sendable (RenderJob) throws -> RasterImage)?
+    let work: (@Sendable (RenderJob) throws -> Drawn)?
     private let cancelled = Atomic<Bool>(false)
 
-    init(key: CacheKey, priority: RenderPriority, work: (@Sendable (RenderJob) throws -> RasterImage)?) {
+    /// A finished render: the image and the versions of the components nested in it.
+    struct Drawn {
+        var image: RasterImage
+        var children: [ComponentVersion]
+    }
+
+    init(key: CacheKey, priority: RenderPriority, work: (@Sendable (RenderJob) throws -> Drawn)?) {
         self.key = key
         self.priority = priority
         self.work = work

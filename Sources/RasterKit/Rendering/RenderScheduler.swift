@@ -45,7 +45,7 @@ final class RenderScheduler: @unchecked Sendable {
     /// The job for `key`, joined or newly queued; `joined` is true when the request coalesced
     /// with an existing one. Joining a queued prefetch job with an urgent request promotes it.
     func enqueue(key: CacheKey, priority: RenderPriority, keepAlive: Bool = false,
-                 work: @escaping @Sendable (RenderJob) throws -> RasterImage) -> (job: RenderJob, joined: Bool) {
+                 work: @escaping @Sendable (RenderJob) throws -> RenderJob.Drawn) -> (job: RenderJob, joined: Bool) {
         condition.lock()
         defer { condition.unlock() }
         if let job = jobs[key.value] {
@@ -167,7 +167,7 @@ final class RenderScheduler: @unchecked Sendable {
     /// Blocks until `job` finishes. Throws instead when the thread drawing `job` is itself
     /// waiting, directly or not, for a job this thread is drawing: components that nest each
     /// other across threads would otherwise wait forever.
-    func waitSynchronously(for job: RenderJob) throws -> RasterImage {
+    func waitSynchronously(for job: RenderJob) throws -> RenderJob.Drawn {
         condition.lock()
         defer { condition.unlock() }
         let me = pthread_self()
@@ -178,7 +178,7 @@ final class RenderScheduler: @unchecked Sendable {
         blockedOn[me] = job
         defer { blockedOn[me] = nil }
         while job.result == nil { condition.wait() }
-        return try job.result!.get()
+        return RenderJob.Drawn(image: try job.result!.get(), children: job.children)
     }
 
     private func closesCycle(waitingOn job: RenderJob, from thread: pthread_t) -> Bool {
@@ -195,9 +195,11 @@ final class RenderScheduler: @unchecked Sendable {
 
     /// Publishes a job's result to everyone waiting and forgets the job. The result must already
     /// be in the cache, so a request arriving after this finds it there.
-    func finish(_ job: RenderJob, with result: Result<RasterImage, any Error>) {
+    func finish(_ job: RenderJob, with drawn: Result<RenderJob.Drawn, any Error>) {
+        let result = drawn.map(\.image)
         condition.lock()
         job.result = result
+        if case .success(let drawn) = drawn { job.children = drawn.children }
         let wasRunningOnWorker = job.work != nil && !job.hasSynchronousOwner
         if wasRunningOnWorker {
             if job.priority == .urgent { runningUrgent -= 1 } else { runningPrefetch -= 1 }
@@ -251,7 +253,7 @@ final class RenderScheduler: @unchecked Sendable {
             }
             job.phase = .running(owner: pthread_self())
             condition.unlock()
-            let result = Result { () throws -> RasterImage in
+            let result = Result { () throws -> RenderJob.Drawn in
                 if job.isCancelled { throw CancellationError() }
                 return try job.work!(job)
             }
