@@ -40,9 +40,20 @@ struct CacheOptions: ParsableArguments {
         return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk))
     }
 
-    /// Commits pending disk writes before the process exits. A store that cannot take them only
-    /// costs renders in a later run, so the batch's result stands.
-    static func finish(_ rasterizer: Rasterizer?) {
-        try? rasterizer?.cache.flush()
+    /// Runs a batch of `svg` or `render` with these options: `body` runs the renderer with a
+    /// progress bar on standard error (silent with `--json`). The cache opens only when something
+    /// must be rendered, so a run with every output up to date never touches it, and its pending
+    /// writes are committed before this returns. A store that cannot take them only costs renders
+    /// in a later run, so the batch's result stands.
+    func runBatch(jobs: Int, json: Bool, _ body: (BatchRenderer, ProgressBar) -> BatchSummary) -> BatchSummary {
+        let progress = ProgressBar(style: .forStandardError(silent: json))
+        let options = self
+        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs) {
+            try options.makeRasterizer()
+        }
+        let summary = body(renderer, progress)
+        progress.finish()
+        try? renderer.rasterizer?.cache.flush()
+        return summary
     }
 }

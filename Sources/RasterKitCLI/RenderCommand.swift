@@ -78,16 +78,9 @@ struct RenderCommand: ParsableCommand {
         do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
         ManifestRunRecord.forget(in: directory)
 
-        let progress = ProgressBar(style: .forStandardError(silent: json))
-        // The cache opens only when something must be rendered: a run with every output up to
-        // date never touches it. --no-cache renders everything again.
-        let caching = caching
-        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: caching.reusesUpToDateOutputs) {
-            try caching.makeRasterizer()
+        let summary = caching.runBatch(jobs: jobs, json: json) { renderer, progress in
+            renderer.run(plan, into: directory, progress: progress.update)
         }
-        let summary = renderer.run(plan, into: directory, progress: progress.update)
-        progress.finish()
-        CacheOptions.finish(renderer.rasterizer)
         if let invocation, summary.failed == 0 { ManifestRunRecord.remember(plan, invocation: invocation, in: directory) }
 
         var report = RenderReport(summary: summary, shard: shard, files: plan.files.count)

@@ -73,16 +73,9 @@ struct SVGCommand: ParsableCommand {
         do { outputs = try batch.outputs() } catch { fail(error.description) }
         let directory = URL(fileURLWithPath: out)
         do { try Self.prepareOutputFolder(directory) } catch { fail(error.description) }
-        let progress = ProgressBar(style: .forStandardError(silent: json))
-        // The cache opens only when something must be rendered: a run with every output up to
-        // date never touches it. --no-cache renders everything again.
-        let caching = caching
-        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: caching.reusesUpToDateOutputs) {
-            try caching.makeRasterizer()
+        let summary = caching.runBatch(jobs: jobs, json: json) { renderer, progress in
+            renderer.run(outputs, into: directory, progress: progress.update)
         }
-        let summary = renderer.run(outputs, into: directory, progress: progress.update)
-        progress.finish()
-        CacheOptions.finish(renderer.rasterizer)
         BatchSummaryPrinter.print(summary, json: json)
         if summary.failed > 0 { throw ExitStatus.partialFailure }
     }
