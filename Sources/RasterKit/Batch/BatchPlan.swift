@@ -82,6 +82,10 @@ public struct BatchPreview: Hashable, Sendable {
     public var capInsets: EdgeInsets?
     /// Whether the file is a `.9.png`, whose one-pixel marker border is not part of the image.
     public var hasNinePatchBorder: Bool
+
+    /// The scale a preview is shown at: 2x when there is one, sharp on the sheet at its size in
+    /// points, else the largest.
+    static func scale(among scales: [Double]) -> Double { scales.contains(2) ? 2 : scales.max() ?? 1 }
 }
 
 /// Why items cannot be planned; nothing has been rendered.

@@ -21,8 +21,7 @@ struct BatchPlanBuilder {
         for scale in scales where !format.supports(scale: scale) {
             throw .unsupportedScale(format: format, scale: scale, item: item.source)
         }
-        // The preview shows 2x when there is one: sharp on the sheet at its size in points.
-        let previewScale = scales.contains(2) ? 2 : scales.max() ?? 1
+        let previewScale = BatchPreview.scale(among: scales)
         for size in item.sizes.uniqued() {
             let variant = item.variant(size)
             let base = item.baseName(for: size)

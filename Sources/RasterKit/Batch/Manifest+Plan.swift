@@ -17,7 +17,7 @@ extension Manifest {
                 for scale in component.scales where !candidate.supports(scale: scale) {
                     problems.add("component \"\(component.name)\" has scale \(scale.compactDescription), which "
                                  + "\(candidate) cannot hold; \(candidate) takes \(candidate.supportedScales)",
-                                 at: scaleLocations[component.name])
+                                 at: component.scalesLocation)
                 }
             }
             guard problems.isEmpty else { continue }
@@ -48,10 +48,10 @@ extension Manifest {
             }
             // Each SVG once on a contact sheet: its largest size, at 2x when there is one.
             guard let size = entry.batch.sizes.max() else { return }
-            let scale = entry.batch.scales.contains(2) ? 2 : entry.batch.scales.max() ?? 1
+            let scale = BatchPreview.scale(among: entry.batch.scales)
             for source in sources {
                 let name = SVGBatch.outputName(for: source.name, size: size, scale: scale)
-                let path = prefix + (source.folder.isEmpty ? name : source.folder + "/" + name)
+                let path = prefix + source.outputPath(name)
                 guard shard.includes(path) else { continue }
                 plan.previews.append(BatchPreview(source: source.displayPath, label: name, path: path, size: Size(size), scale: scale,
                                                   capInsets: nil, hasNinePatchBorder: false))
@@ -66,7 +66,8 @@ extension Manifest {
         var owners: [String: String] = [:]
         for output in plan.outputs {
             if let owner = owners[output.path] {
-                problems.add("'\(owner)' and '\(output.source)' would both be written to '\(output.path)'", at: nil)
+                problems.add(BatchPlanError.conflictingOutputs(path: output.path, first: owner, second: output.source).description,
+                             at: nil)
             }
             owners[output.path] = output.source
         }
@@ -78,7 +79,6 @@ extension Manifest {
         case let .conflictingOutputs(_, _, second): source = second
         case let .unsupportedScale(_, _, item), let .invalidSize(item, _): source = item
         }
-        let component = String(source.split(separator: "/").first ?? "")
-        return componentLocations[component]
+        return component(named: String(source.split(separator: "/").first ?? ""))?.location
     }
 }

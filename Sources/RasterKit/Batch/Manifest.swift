@@ -55,6 +55,9 @@ public struct Manifest: Sendable {
         public var scales: [Double]
         /// The formats written unless `--format` replaces them.
         public var outputs: [ExportFormat]
+        /// Where the component and its scales were given, so planning can point at them.
+        var location: ManifestLocation?
+        var scalesLocation: ManifestLocation?
 
         /// The state as a component to render at `size`, resizable when that size has caps.
         public func component(_ state: State, at size: ComponentSize) -> DeclarativeComponent {
@@ -64,10 +67,10 @@ public struct Manifest: Sendable {
         /// One batch item per state, at every size and scale.
         public var items: [BatchItem] {
             guard !sizes.isEmpty else { return [] }
+            let bySize = Dictionary(sizes.map { ($0.size, $0) }, uniquingKeysWith: { first, _ in first })
             return states.map { state in
-                let bySize = Dictionary(sizes.map { ($0.size, $0) }, uniquingKeysWith: { first, _ in first })
-                return BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
-                                 source: "\(name)/\(state.name)") { size in
+                BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
+                          source: "\(name)/\(state.name)") { size in
                     let spec = bySize[size] ?? sizes[0]
                     return BatchItem.Variant(component: component(state, at: spec), contentInsets: spec.contentInsets)
                 }
@@ -94,9 +97,6 @@ public struct Manifest: Sendable {
     public var components: [Component]
     /// Every `svgs:` entry.
     public var svgs: [SVGEntry]
-    /// Where each component's scales were given, so planning can point at them.
-    var scaleLocations: [String: ManifestLocation] = [:]
-    var componentLocations: [String: ManifestLocation] = [:]
     /// The manifest file and every file it made load, stamped before they were read; nil when
     /// the manifest did not come from a file or some file changed too recently to be stamped.
     var inputStamps: [String: String]?
@@ -116,7 +116,7 @@ public struct Manifest: Sendable {
         let file = url.relativePath
         let data: Data
         do {
-            data = try Data(SVGDocument.read(url.path, naming: file))
+            data = try SVGDocument.read(url.path, naming: file)
         } catch {
             throw ManifestError(problems: [.init(file: file, line: 1, column: 1,
                                                  message: "cannot read the manifest: \(error.unreadableReason)")])
@@ -140,24 +140,15 @@ public struct Manifest: Sendable {
         }
         let reader = ManifestReader(problems: problems, files: ManifestFiles(directory: directory, inputs: inputs))
         guard let document = ManifestParser(reader: reader).parse(ManifestParser.normalizingTabs(text, file: file)) else {
-            try problems.check()
             throw ManifestError(problems: problems.problems)
         }
         components = ManifestResolver(document: document, reader: reader).components()
-        svgs = document.svgs.map { spec in
-            SVGEntry(batch: SVGBatch(inputs: spec.inputs.map { URL(fileURLWithPath: $0) }, sizes: spec.sizes,
-                                     scales: spec.scales, contentMode: spec.contentMode, tint: spec.tint),
-                     folder: spec.folder, location: spec.location)
-        }
+        svgs = document.svgs
         try problems.check()
         self.file = file
         self.directory = directory
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         name = document.name ?? (ManifestNames.isSafe(stem) ? stem : "Assets")
-        for spec in document.components {
-            scaleLocations[spec.name] = spec.scalesLocation
-            componentLocations[spec.name] = spec.location
-        }
     }
 
     /// The component named `name`.

@@ -7,7 +7,7 @@ struct ManifestDocument {
     var name: String?
     var variables: [String: Node] = [:]
     var components: [ComponentSpec] = []
-    var svgs: [SVGSpec] = []
+    var svgs: [Manifest.SVGEntry] = []
 }
 
 /// One component as written: its layers still hold variable references.
@@ -30,7 +30,6 @@ struct ComponentSpec {
 struct StateSpec {
     var name: String
     var variables: [String: Node]
-    var location: ManifestLocation?
 }
 
 /// One size a component is exported at.
@@ -38,17 +37,6 @@ struct SizeSpec: Hashable {
     var size: Size
     var caps: EdgeInsets?
     var content: EdgeInsets?
-    var location: ManifestLocation?
-}
-
-/// One `svgs:` entry: SVG files and folders rendered like `rasterkit svg`.
-struct SVGSpec {
-    var inputs: [String]
-    var sizes: [Double]
-    var scales: [Double]
-    var contentMode: ContentMode
-    var tint: Color?
-    var folder: String
     var location: ManifestLocation?
 }
 

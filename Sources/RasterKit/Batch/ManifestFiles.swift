@@ -1,27 +1,34 @@
 import Foundation
 internal import Yams
 
-/// The PNG and SVG files a manifest names, relative to its folder, each read once however many
-/// layers and states use it. A file is read when the manifest loads, so a missing file is a
-/// manifest problem, and its digest (not its path) goes into render keys.
+/// The PNG and SVG files a manifest names, relative to its folder, each read (and a PNG's
+/// digest computed) once however many layers and states use it. A file is read when the
+/// manifest loads, so a missing file is a manifest problem, and its digest (not its path) goes
+/// into render keys.
 final class ManifestFiles {
     let directory: URL
     /// Where each file read is stamped first, when the manifest came from a file.
     let inputs: InputStamps?
-    private var cache: [String: Result<[UInt8], SVGError>] = [:]
+    private var cache: [String: Result<Data, SVGError>] = [:]
     private var svgDocuments: [String: SVGDocument] = [:]
+    private var pngFiles: [String: LayerFile] = [:]
 
     init(directory: URL, inputs: InputStamps? = nil) {
         self.directory = directory
         self.inputs = inputs
     }
 
+    /// `path` as given when absolute, else inside the manifest's folder.
+    func fullPath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : directory.appendingPathComponent(path).path
+    }
+
     /// The bytes of `path` (relative to the manifest's folder unless absolute).
-    func bytes(_ path: String) -> Result<[UInt8], SVGError> {
+    func bytes(_ path: String) -> Result<Data, SVGError> {
         if let cached = cache[path] { return cached }
-        let full = path.hasPrefix("/") ? path : directory.appendingPathComponent(path).path
+        let full = fullPath(path)
         inputs?.note(full)
-        let result = Result { () throws(SVGError) in [UInt8](try SVGDocument.read(full, naming: path)) }
+        let result = Result { () throws(SVGError) in try SVGDocument.read(full, naming: path) }
         cache[path] = result
         return result
     }
@@ -30,11 +37,19 @@ final class ManifestFiles {
     /// the cache never pays for parsing.
     func svgDocument(_ path: String) -> Result<SVGDocument, SVGError> {
         if let document = svgDocuments[path] { return .success(document) }
-        return bytes(path).map { bytes in
-            let document = SVGDocument(unvalidatedData: Data(bytes), externalReferences: .blocked, source: path)
+        return bytes(path).map { data in
+            let document = SVGDocument(unvalidatedData: data, externalReferences: .blocked, source: path)
             svgDocuments[path] = document
             return document
         }
+    }
+
+    /// The PNG layer file at `path` from its bytes, made once: making one hashes every byte.
+    func pngFile(_ path: String, bytes data: Data) -> LayerFile {
+        if let file = pngFiles[path] { return file }
+        let file = LayerFile(source: path, data: [UInt8](data))
+        pngFiles[path] = file
+        return file
     }
 }
 
@@ -53,7 +68,7 @@ extension ManifestReader {
                 problem("\(what) names \"\(path)\", which is not a PNG file", at: node)
                 return nil
             }
-            return LayerFile(source: path, data: bytes)
+            return files.pngFile(path, bytes: bytes)
         }
     }
 

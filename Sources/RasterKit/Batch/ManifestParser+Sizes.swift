@@ -7,12 +7,18 @@ extension ManifestParser {
 
     /// Pixels per point: a list of numbers greater than 0 (or one number).
     func scales(_ node: Node, _ what: String) -> [Double]? {
-        let list = node.sequence.map(Array.init) ?? [node]
-        guard !list.isEmpty else {
+        guard node.sequence?.isEmpty != true else {
             reader.problem("\(what) must list at least one scale", at: node)
             return nil
         }
-        let values = list.map { reader.number($0, "a scale in \(what)", above: 0, maximum: 16) }
+        return positiveNumbers(node, "a scale in \(what)", maximum: 16)
+    }
+
+    /// One number or a list of them, each above 0 and at most `maximum`, without repeats; nil
+    /// when any is not (each such one is reported as `item`).
+    private func positiveNumbers(_ node: Node, _ item: String, maximum: Double) -> [Double]? {
+        let list = node.sequence.map(Array.init) ?? [node]
+        let values = list.map { reader.number($0, item, above: 0, maximum: maximum) }
         return values.contains(nil) ? nil : values.compactMap { $0 }.uniqued()
     }
 
@@ -86,7 +92,7 @@ extension ManifestParser {
             }
         }
         // A capped component is drawn at its minimum frame; anything else at its full size.
-        let drawn = spec.caps.map { Size(width: $0.horizontal + 1, height: $0.vertical + 1) } ?? size
+        let drawn = spec.caps?.minimumFrame ?? size
         for scale in scales {
             let width = drawn.width * scale, height = drawn.height * scale
             let side = Double(Self.limits.maximumSide)
@@ -107,7 +113,7 @@ extension ManifestParser {
 
     static let svgKeys = ["input", "sizes", "scales", "tint", "mode", "out"]
 
-    func svgEntries(_ node: Node, defaultScales: [Double]?) -> [SVGSpec] {
+    func svgEntries(_ node: Node, defaultScales: [Double]?) -> [Manifest.SVGEntry] {
         guard reader.usable(node, "svgs") else { return [] }
         guard let list = node.sequence else {
             reader.problem("svgs must be a list of entries, not \(node.kindDescription)", at: node)
@@ -116,14 +122,14 @@ extension ManifestParser {
         return list.compactMap { svgEntry($0, defaultScales: defaultScales) }
     }
 
-    private func svgEntry(_ node: Node, defaultScales: [Double]?) -> SVGSpec? {
+    private func svgEntry(_ node: Node, defaultScales: [Double]?) -> Manifest.SVGEntry? {
         guard let fields = Fields(node, owner: "svgs entry", allowed: Self.svgKeys, reader: reader) else { return nil }
         var inputs: [String] = []
         if let inputNode = fields.require("input", "an SVG file or folder, relative to the manifest") {
             let list = inputNode.sequence.map(Array.init) ?? [inputNode]
             for item in list {
                 guard let path = reader.string(item, fields.what("input")) else { continue }
-                let full = path.hasPrefix("/") ? path : reader.files.directory.appendingPathComponent(path).path
+                let full = reader.files.fullPath(path)
                 guard FileManager.default.fileExists(atPath: full) else {
                     reader.problem("missing file or folder for input in svgs entry: '\(path)'", at: item)
                     continue
@@ -132,18 +138,16 @@ extension ManifestParser {
             }
         }
         let sizesNode = fields.require("sizes", "square sizes in points")
-        let sizes = sizesNode.flatMap { node -> [Double]? in
-            let list = node.sequence.map(Array.init) ?? [node]
-            let values = list.map { reader.number($0, "a size in \(fields.what("sizes"))", above: 0,
-                                                  maximum: Double(Self.limits.maximumSide)) }
-            return values.contains(nil) ? nil : values.compactMap { $0 }.uniqued()
+        let sizes = sizesNode.flatMap {
+            positiveNumbers($0, "a size in \(fields.what("sizes"))", maximum: Double(Self.limits.maximumSide))
         }
         let entryScales = fields.read("scales") { scales($0, $1) } ?? defaultScales ?? [1]
         let folder = fields.read("out") { outFolder($0, $1) } ?? ""
         guard let sizes, !inputs.isEmpty else { return nil }
-        return SVGSpec(inputs: inputs, sizes: sizes, scales: entryScales,
-                       contentMode: fields.read("mode") { reader.choice($0, $1, ContentMode.self) } ?? .stretch,
-                       tint: fields.read("tint") { reader.color($0, $1) }, folder: folder, location: node.location)
+        let batch = SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes, scales: entryScales,
+                             contentMode: fields.read("mode") { reader.choice($0, $1, ContentMode.self) } ?? .stretch,
+                             tint: fields.read("tint") { reader.color($0, $1) })
+        return Manifest.SVGEntry(batch: batch, folder: folder, location: node.location)
     }
 
     /// A folder inside the output directory: relative, without `..`.

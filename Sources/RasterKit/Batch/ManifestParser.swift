@@ -148,7 +148,7 @@ struct ManifestParser {
         var spec = ComponentSpec(name: name, location: key.location)
         spec.layers = fields.require("layers", "a list of layers")
         spec.variables = fields.read("variables") { variables($0, $1) } ?? [:]
-        spec.states = fields.read("states") { states($0, $1) } ?? [StateSpec(name: "default", variables: [:], location: key.location)]
+        spec.states = fields.read("states") { states($0, $1) } ?? [StateSpec(name: "default", variables: [:])]
         spec.scales = fields.read("scales") { scales($0, $1) } ?? defaultScales ?? [1]
         spec.scalesLocation = (fields["scales"] ?? fields.node).location
         spec.outputs = fields.read("outputs") { outputs($0, $1) } ?? defaultOutputs ?? [.png]
@@ -176,7 +176,7 @@ struct ManifestParser {
                 continue
             }
             let values = value.isNull ? [:] : variables(value, "variables of state \"\(name)\"") ?? [:]
-            states.append(StateSpec(name: name, variables: values, location: key.location))
+            states.append(StateSpec(name: name, variables: values))
         }
         return states.isEmpty ? nil : states
     }

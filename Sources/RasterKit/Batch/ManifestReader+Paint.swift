@@ -11,11 +11,12 @@ extension ManifestReader {
         return hexes.compactMapValues { try? Color(hex: $0) }
     }()
 
+    /// Why a colour may be missing: `fill: #2F6FEB` unquoted is `fill:` followed by a comment.
+    private static let quoteColorsHint = "; in YAML '#' starts a comment, so quote colours: \"#2F6FEB\""
+
     /// `"#RGB"`, `"#RGBA"`, `"#RRGGBB"`, `"#RRGGBBAA"`, or a CSS colour keyword (`white`, `red`, `clear`).
     func color(_ node: Node, _ what: String) -> Color? {
-        // `fill: #2F6FEB` unquoted is `fill:` followed by a comment: say so, it is the usual cause.
-        let hint = "; in YAML '#' starts a comment, so quote colours: \"#2F6FEB\""
-        guard usable(node, what, hint: hint), let text = string(node, what) else { return nil }
+        guard usable(node, what, hint: Self.quoteColorsHint), let text = string(node, what) else { return nil }
         if let named = Self.namedColors[text.lowercased()] { return named }
         do {
             return try Color(hex: text)
@@ -30,7 +31,7 @@ extension ManifestReader {
 
     /// A colour, or `{linear: {…}}` / `{radial: {…}}`.
     func paint(_ node: Node, _ what: String) -> LayerPaint? {
-        guard usable(node, what, hint: "; in YAML '#' starts a comment, so quote colours: \"#2F6FEB\"") else { return nil }
+        guard usable(node, what, hint: Self.quoteColorsHint) else { return nil }
         if node.scalar != nil { return color(node, what).map(LayerPaint.color) }
         guard let fields = Fields(node, owner: what, allowed: ["linear", "radial"], reader: self) else { return nil }
         guard fields.keys.count == 1 else {

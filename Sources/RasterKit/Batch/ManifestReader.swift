@@ -86,23 +86,22 @@ struct ManifestReader {
         return scalar.string
     }
 
-    /// One of an enumeration's raw values, or an alias of one.
-    func choice<Value: RawRepresentable & CaseIterable>(
-        _ node: Node, _ what: String, _: Value.Type, aliases: [String: Value] = [:]
-    ) -> Value? where Value.RawValue == String {
+    /// One of an enumeration's raw values.
+    func choice<Value: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, _: Value.Type) -> Value?
+    where Value.RawValue == String {
         guard let text = string(node, what) else { return nil }
-        if let value = Value(rawValue: text) ?? aliases[text] { return value }
+        if let value = Value(rawValue: text) { return value }
         let names = Value.allCases.map(\.rawValue)
         problem("unknown value \"\(text)\" for \(what); expected one of \(names.joined(separator: ", "))"
-                + Suggestion.hint(for: text, in: names + aliases.keys), at: node)
+                + Suggestion.hint(for: text, in: names), at: node)
         return nil
     }
 
     /// A list of numbers, `count` of them when given.
     func numbers(_ node: Node, _ what: String, counts: [Int], minimum: Double? = nil) -> [Double]? {
         guard usable(node, what) else { return nil }
-        let expected = counts.map(String.init).joined(separator: " or ")
         guard let sequence = node.sequence, counts.contains(sequence.count) else {
+            let expected = counts.map(String.init).joined(separator: " or ")
             let found = node.sequence.map { "a list of \($0.count)" } ?? node.kindDescription
             problem("\(what) must be a list of \(expected) numbers, not \(found)", at: node)
             return nil

@@ -32,7 +32,8 @@ final class ManifestResolver {
             }
             return Manifest.Component(name: spec.name, states: states,
                                       sizes: spec.sizes.map { Manifest.ComponentSize($0) },
-                                      scales: spec.scales, outputs: spec.outputs)
+                                      scales: spec.scales, outputs: spec.outputs, location: spec.location,
+                                      scalesLocation: spec.scalesLocation)
         }
     }
 

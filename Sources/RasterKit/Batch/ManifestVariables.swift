@@ -24,16 +24,12 @@ enum VariableSyntax {
 /// refers to its own name means the one further out (`accent: "$accent"` in a state keeps the
 /// manifest's accent).
 final class VariableScope {
-    struct Level {
-        var values: [String: Node]
-    }
-
     private struct Key: Hashable {
         var level: Int
         var name: String
     }
 
-    private let levels: [Level]
+    private let levels: [[String: Node]]
     /// Whose variables these are, for messages: `state "pressed" of button`.
     private let owner: String
     private let reader: ManifestReader
@@ -41,7 +37,7 @@ final class VariableScope {
     private var visiting: [Key] = []
 
     init(levels: [[String: Node]], owner: String, reader: ManifestReader) {
-        self.levels = levels.map(Level.init)
+        self.levels = levels
         self.owner = owner
         self.reader = reader
     }
@@ -115,9 +111,9 @@ final class VariableScope {
 
     /// The resolved value of `name`, looked up from `level` outward.
     private func lookup(_ name: String, from level: Int, at node: Node) -> Node? {
-        guard let found = levels.indices.dropFirst(level).first(where: { levels[$0].values[name] != nil }),
-              let raw = levels[found].values[name] else {
-            let known = Set(levels.flatMap(\.values.keys))
+        guard let found = levels.indices.dropFirst(level).first(where: { levels[$0][name] != nil }),
+              let raw = levels[found][name] else {
+            let known = Set(levels.flatMap(\.keys))
             reader.problem("unknown variable \"$\(name)\" in \(owner)" + Suggestion.hint(for: name, in: known, prefix: "$"),
                            at: node)
             return nil

@@ -55,6 +55,9 @@ public struct SVGBatch: Sendable {
 
         /// The file.
         public var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
+
+        /// The output file `name` of this source, in its folder.
+        func outputPath(_ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
     }
 
     /// The SVG files the inputs name, in a stable order.
@@ -102,7 +105,7 @@ public struct SVGBatch: Sendable {
             for (sizeIndex, size) in sizes.enumerated() {
                 for (scaleIndex, scale) in scales.enumerated() {
                     let name = SVGBatch.outputName(for: source.name, size: size, scale: scale)
-                    let path = source.folder.isEmpty ? name : source.folder + "/" + name
+                    let path = source.outputPath(name)
                     if let owner = owners[path] {
                         throw .conflictingOutputs(output: path, first: owner, second: source.displayPath)
                     }

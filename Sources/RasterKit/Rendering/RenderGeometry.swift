@@ -12,7 +12,7 @@ struct RenderGeometry {
         if let caps = capInsets {
             try NineSlice.validate(caps, forTarget: size)
             drawSize = component.usesMinimumFrameForCaps
-                ? Size(width: caps.horizontal + 1, height: caps.vertical + 1) : size
+                ? caps.minimumFrame : size
         } else {
             drawSize = size
         }
