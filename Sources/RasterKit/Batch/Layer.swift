@@ -92,4 +92,7 @@ public struct LayerCommon: Hashable, Sendable {
         self.opacity = opacity
         self.blendMode = blendMode
     }
+
+    /// Whether the layer is drawn offscreen and composited, for its opacity or blend mode.
+    var needsOwnLayer: Bool { opacity < 1 || blendMode != .normal }
 }

@@ -29,7 +29,7 @@ struct LayerRenderer {
         let frame = common.frame.resolved(in: bounds)
         // An inset larger than the size leaves nothing to draw, which is not an error.
         guard !frame.isEmpty else { return }
-        if common.opacity < 1 || common.blendMode != .normal {
+        if common.needsOwnLayer {
             try canvas.withLayer(opacity: common.opacity, blendMode: common.blendMode) { try body(frame) }
         } else {
             try body(frame)
@@ -45,8 +45,13 @@ struct LayerRenderer {
             if let inner = layer.innerShadow, inner.color.alpha > 0 { canvas.drawInnerShadow(inner, in: path) }
             if let stroke = layer.stroke { canvas.stroke(path, with: stroke.paint.paint(in: frame), style: stroke.style) }
         }
-        // A clear shadow (a state turning a shadow off) draws nothing: skip its offscreen layer.
-        if let shadow = layer.shadow, shadow.color.alpha > 0 { canvas.withShadow(shadow, paint) } else { paint() }
+        casting(layer.shadow, paint)
+    }
+
+    /// Draws `body` casting `shadow`. A clear shadow (a state turning a shadow off) draws
+    /// nothing, so its offscreen layer is skipped.
+    private func casting(_ shadow: Shadow?, _ body: () throws -> Void) rethrows {
+        if let shadow, shadow.color.alpha > 0 { try canvas.withShadow(shadow, body) } else { try body() }
     }
 
     static func path(for shape: ShapeLayer.Shape, in frame: Rect) -> Path {
@@ -65,8 +70,7 @@ struct LayerRenderer {
     }
 
     private func drawText(_ layer: TextLayer, in frame: Rect) {
-        let draw = { canvas.draw(text: layer.text, in: frame, style: layer.style) }
-        if let shadow = layer.shadow, shadow.color.alpha > 0 { canvas.withShadow(shadow, draw) } else { draw() }
+        casting(layer.shadow) { canvas.draw(text: layer.text, in: frame, style: layer.style) }
     }
 
     private func drawImage(_ layer: ImageLayer, in frame: Rect) throws {
@@ -86,12 +90,9 @@ struct LayerRenderer {
         guard !frame.isEmpty else { return }
         try canvas.withState {
             if let transform = group.transform { canvas.concatenate(transform.transform(in: frame)) }
-            let content = { try draw(group.layers, in: frame) }
-            let shadowed = {
-                if let shadow = group.shadow, shadow.color.alpha > 0 { try canvas.withShadow(shadow, content) } else { try content() }
-            }
+            let shadowed = { try casting(group.shadow) { try draw(group.layers, in: frame) } }
             let mask = try group.mask.map { try canvasMask($0, in: frame) }
-            if mask != nil || group.common.opacity < 1 || group.common.blendMode != .normal {
+            if mask != nil || group.common.needsOwnLayer {
                 try canvas.withLayer(opacity: group.common.opacity, blendMode: group.common.blendMode, mask: mask, shadowed)
             } else {
                 try shadowed()

@@ -65,10 +65,10 @@ public struct TextLayer: Hashable, Sendable {
 public struct LayerFile: Hashable, Sendable {
     /// The path as the manifest gave it, for messages.
     public var source: String
-    /// The file's bytes.
-    public var data: [UInt8]
+    /// The file's bytes; constant, so the digest always names them.
+    public let data: [UInt8]
     /// A stable 128-bit digest of the bytes: the file's identity in keys.
-    public var digest: StableDigest
+    public let digest: StableDigest
 
     /// The bytes of the file named `source`.
     public init(source: String, data: [UInt8]) {

@@ -82,9 +82,10 @@ public final class DiskCache: Sendable {
     public func pngData(for key: CacheKey) -> Data? {
         let now = options.clock()
         if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now,
-           let data = try? pending.image.pngData(compression: .fast) {
+           let data = pending.png ?? (try? pending.image.pngData(compression: .fast)) {
             counters.withLock { $0.hits += 1 }
-            writer.adoptEncoding(data, for: key.value)  // so the writer need not encode it again
+            // So neither the writer nor the next lookup encodes it again.
+            if pending.png == nil { writer.adoptEncoding(data, for: key.value) }
             return data
         }
         guard let (stored, _) = servableEntry(for: key, now: now) else { return nil }

@@ -39,6 +39,8 @@ struct DiskCachePendingEntry: Sendable {
     let expires: Double
     /// Tells a newer pending render of the same key from this one.
     let sequence: UInt64
+    /// Its PNG, when someone else already encoded the pixels (see `DiskCacheWriter.adoptEncoding`).
+    var png: Data?
 }
 
 /// An entry to delete because it could not be served: its PNG did not decode, or a child it

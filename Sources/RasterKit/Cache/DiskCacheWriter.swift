@@ -16,8 +16,6 @@ final class DiskCacheWriter: Sendable {
         var queuedBytes = 0
         /// Every entry not yet committed (queued or in a batch being written), newest per key.
         var unwritten: [StableDigest: DiskCachePendingEntry] = [:]
-        /// PNGs of unwritten entries, encoded by someone else (see `adoptEncoding`).
-        var encoded: [StableDigest: Data] = [:]
         /// The latest hit time per entry since the last batch.
         var touches: [StableDigest: Double] = [:]
         var deletions: Set<DiskCacheDeletion> = []
@@ -88,12 +86,10 @@ final class DiskCacheWriter: Sendable {
         state.withLock { $0.unwritten[digest] }
     }
 
-    /// Keeps `png` for the unwritten entry of `digest`, to be stored instead of encoding it.
+    /// Keeps `png` with the unwritten entry of `digest`, to be stored instead of encoding it. It
+    /// goes when the entry is committed, whether or not its batch could still use it.
     func adoptEncoding(_ png: Data, for digest: StableDigest) {
-        state.withLock { state in
-            guard state.unwritten[digest] != nil else { return }
-            state.encoded[digest] = png
-        }
+        state.withLock { $0.unwritten[digest]?.png = png }
     }
 
     /// Notes a hit, to be written with the next batch.
@@ -150,7 +146,6 @@ final class DiskCacheWriter: Sendable {
             state.queued.removeAll(where: shouldDiscard)
             state.queuedBytes = state.queued.reduce(0) { $0 + $1.image.byteCount }
             state.unwritten = state.unwritten.filter { !shouldDiscard($0.value) }
-            state.encoded = state.encoded.filter { state.unwritten[$0.key] != nil }
         }
     }
 
@@ -208,9 +203,11 @@ final class DiskCacheWriter: Sendable {
         // A key rendered twice in one batch is written once: the newest render wins.
         var newest: [StableDigest: DiskCachePendingEntry] = [:]
         for entry in batch.entries { newest[entry.key.value] = entry }
+        // PNGs handed over since the batch was taken live on the unwritten entries.
         let adopted = state.withLock { state in
             batch.entries.reduce(into: [StableDigest: Data]()) { adopted, entry in
-                adopted[entry.key.value] = state.encoded.removeValue(forKey: entry.key.value)
+                guard let unwritten = state.unwritten[entry.key.value], unwritten.sequence == entry.sequence else { return }
+                adopted[entry.key.value] = unwritten.png
             }
         }
         for entry in batch.entries where newest[entry.key.value]?.sequence == entry.sequence {

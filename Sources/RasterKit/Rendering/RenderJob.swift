@@ -21,10 +21,9 @@ final class RenderJob: @unchecked Sendable {
     var keepsAlive = false
     /// Set while running on behalf of a synchronous caller, who cannot cancel.
     var hasSynchronousOwner = false
-    var result: Result<RasterImage, any Error>?
-    /// The components nested in the image, published with it: a nested request that joins
-    /// this job records them in its own parent, as it would had it drawn the image itself.
-    var children: [ComponentVersion] = []
+    /// The image and the components nested in it: a nested request that joins this job
+    /// records them in its own parent, as it would had it drawn the image itself.
+    var result: Result<Drawn, any Error>?
     /// Runs the render on a scheduler thread (async jobs only).
     let work: (@Sendable (RenderJob) throws -> Drawn)?
     private let cancelled = Atomic<Bool>(false)

@@ -76,7 +76,7 @@ final class RenderScheduler: @unchecked Sendable {
                 condition.lock()
                 if let result = job.result {
                     condition.unlock()
-                    return continuation.resume(with: result)
+                    return continuation.resume(with: result.map(\.image))
                 }
                 if cancelledWaiters.remove(id) != nil {
                     abandonIfUnwanted(job)
@@ -178,7 +178,7 @@ final class RenderScheduler: @unchecked Sendable {
         blockedOn[me] = job
         defer { blockedOn[me] = nil }
         while job.result == nil { condition.wait() }
-        return RenderJob.Drawn(image: try job.result!.get(), children: job.children)
+        return try job.result!.get()
     }
 
     private func closesCycle(waitingOn job: RenderJob, from thread: pthread_t) -> Bool {
@@ -195,11 +195,9 @@ final class RenderScheduler: @unchecked Sendable {
 
     /// Publishes a job's result to everyone waiting and forgets the job. The result must already
     /// be in the cache, so a request arriving after this finds it there.
-    func finish(_ job: RenderJob, with drawn: Result<RenderJob.Drawn, any Error>) {
-        let result = drawn.map(\.image)
+    func finish(_ job: RenderJob, with result: Result<RenderJob.Drawn, any Error>) {
         condition.lock()
         job.result = result
-        if case .success(let drawn) = drawn { job.children = drawn.children }
         let wasRunningOnWorker = job.work != nil && !job.hasSynchronousOwner
         if wasRunningOnWorker {
             if job.priority == .urgent { runningUrgent -= 1 } else { runningPrefetch -= 1 }
@@ -210,7 +208,7 @@ final class RenderScheduler: @unchecked Sendable {
         job.waiters = [:]
         condition.broadcast()
         condition.unlock()
-        for continuation in waiters.values { continuation.resume(with: result) }
+        for continuation in waiters.values { continuation.resume(with: result.map(\.image)) }
     }
 
     // MARK: Worker threads
