@@ -6,7 +6,7 @@ import RasterKit
 enum BatchSummaryPrinter {
     static func print(_ summary: BatchSummary, json: Bool) {
         if json {
-            Swift.print(encode(summary))
+            Swift.print(JSONLine.encode(summary))
             return
         }
         Swift.print(text(summary))
@@ -21,10 +21,4 @@ enum BatchSummaryPrinter {
         return "\(summary.total) \(noun) in " + String(format: "%.2f s", summary.seconds)
             + ": \(summary.drawn) rendered, \(summary.cached) from cache, \(summary.failed) failed"
     }
-
-    /// One line of JSON with sorted keys.
-    static func encode(_ summary: BatchSummary) -> String { JSONLine.encode(summary) }
-
-    /// `{"error": "…"}`, for a batch that could not start.
-    static func encodeError(_ message: String) -> String { JSONLine.encode(["error": message]) }
 }

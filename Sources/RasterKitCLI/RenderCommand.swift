@@ -105,9 +105,7 @@ struct RenderCommand: ParsableCommand {
         let count = manifestError.problems.count
         let lines = manifestError.problems.map(\.description)
             + ["rasterkit render: \(count) problem\(count == 1 ? "" : "s") in the manifest; nothing was written"]
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-        if json { Swift.print(RenderReport.encode(manifestError)) }
-        Self.exit(withError: ExitStatus.usage)
+        UsageFailure.exit(lines: lines, json: json ? RenderReport.encode(manifestError) : nil)
     }
 
     /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2.

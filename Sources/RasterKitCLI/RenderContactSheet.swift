@@ -12,8 +12,7 @@ enum RenderContactSheet {
             items.append(ContactSheet.Item(label: preview.label, image: try image(from: data, preview)))
         }
         let sheet = try ContactSheet(title: title, items: items, width: 1_400, maximumImageSide: 400).render(scale: 2)
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try sheet.pngData().write(to: destination, options: .atomic)
+        try AtomicFileWriter.write(try sheet.pngData(), to: destination.path)
     }
 
     /// The image as it looks in use: without a nine-patch's marker border, stretched to its size.

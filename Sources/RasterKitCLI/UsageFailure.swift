@@ -5,8 +5,13 @@ import Foundation
 /// `{"error": …}` on stdout with `--json`, and exit status 2.
 enum UsageFailure {
     static func exit(command: String, _ message: String, json: Bool) -> Never {
-        FileHandle.standardError.write(Data("rasterkit \(command): \(message)\n".utf8))
-        if json { print(BatchSummaryPrinter.encodeError(message)) }
+        exit(lines: ["rasterkit \(command): \(message)"], json: json ? JSONLine.encode(["error": message]) : nil)
+    }
+
+    /// Prints `lines` on stderr and `json`, when given, on stdout, and exits with 2.
+    static func exit(lines: [String], json: String?) -> Never {
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        if let json { print(json) }
         RasterKitCommand.exit(withError: ExitStatus.usage)
     }
 }

@@ -16,8 +16,8 @@ final class BatchOutputIndex: Sendable {
 
     struct Entry: Hashable, Sendable {
         var fingerprint: String
-        var byteCount: Int
-        var modified: Int64
+        /// The file as it was written.
+        var state: FileState
         /// Empty when the output's source had no stamp.
         var sourceStamp = ""
     }
@@ -36,24 +36,15 @@ final class BatchOutputIndex: Sendable {
     static func load(from directory: String) -> BatchOutputIndex {
         var entries: [String: Entry] = [:]
         if let data = try? SVGDocument.read(directory + "/" + fileName, naming: fileName) {
-            // Split as bytes: a warm run reads one line per output, and splitting by Character
-            // (grapheme clusters) cost more than all the rest of checking them.
             let hasStamps = !data.starts(with: Data(firstHeader.utf8))
             let count = hasStamps ? 5 : 4
-            data.withUnsafeBytes { buffer in
-                for line in buffer.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
-                    let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: count - 1, omittingEmptySubsequences: false)
-                    guard fields.count == count, let bytes = Int(text(fields[1])), let modified = Int64(text(fields[2])) else { continue }
-                    entries[text(fields[count - 1])] = Entry(fingerprint: text(fields[0]), byteCount: bytes, modified: modified,
-                                                             sourceStamp: hasStamps ? text(fields[3]) : "")
-                }
+            for fields in TabSeparated.lines(of: data, fieldsPerLine: count) where !fields[0].hasPrefix("#") {
+                guard fields.count == count, let bytes = Int64(fields[1]), let modified = Int64(fields[2]) else { continue }
+                entries[fields[count - 1]] = Entry(fingerprint: fields[0], state: FileState(byteCount: bytes, modified: modified),
+                                                   sourceStamp: hasStamps ? fields[3] : "")
             }
         }
         return BatchOutputIndex(directory: directory, previous: entries)
-    }
-
-    private static func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes), as: UTF8.self)
     }
 
     /// Whether `path` holds, untouched, the output with `fingerprint`.
@@ -69,8 +60,7 @@ final class BatchOutputIndex: Sendable {
     }
 
     private func isIntact(_ path: String, _ entry: Entry) -> Bool {
-        guard let current = FileState(directory + "/" + path) else { return false }
-        return current.byteCount == Int64(entry.byteCount) && current.modified == entry.modified
+        FileState(directory + "/" + path) == entry.state
     }
 
     /// Remembers that `path` was just written with `fingerprint` (nil: it failed, forget it),
@@ -78,8 +68,7 @@ final class BatchOutputIndex: Sendable {
     func record(_ path: String, fingerprint: String?, sourceStamp: String? = nil) {
         let entry = fingerprint.flatMap { fingerprint in
             FileState(directory + "/" + path).map {
-                Entry(fingerprint: fingerprint, byteCount: Int($0.byteCount), modified: $0.modified,
-                      sourceStamp: Self.field(sourceStamp ?? ""))
+                Entry(fingerprint: fingerprint, state: $0, sourceStamp: Self.field(sourceStamp ?? ""))
             }
         }
         updates.withLock { $0[path] = .some(entry) }
@@ -94,7 +83,7 @@ final class BatchOutputIndex: Sendable {
 
     /// A stamp as one field: no tabs or line breaks.
     private static func field(_ text: String) -> String {
-        text.contains(where: { $0 == "\t" || $0.isNewline }) ? "" : text
+        TabSeparated.canHold(text) ? text : ""
     }
 
     /// Writes the index back, keeping entries of outputs this batch did not touch; an index
@@ -105,7 +94,7 @@ final class BatchOutputIndex: Sendable {
         guard merged != previous else { return }
         var text = Self.header + "\n"
         for (path, entry) in merged.sorted(by: { $0.key < $1.key }) {
-            text += "\(entry.fingerprint)\t\(entry.byteCount)\t\(entry.modified)\t\(entry.sourceStamp)\t\(path)\n"
+            text += "\(entry.fingerprint)\t\(entry.state.byteCount)\t\(entry.state.modified)\t\(entry.sourceStamp)\t\(path)\n"
         }
         try AtomicFileWriter.write(Data(text.utf8), to: directory + "/" + Self.fileName)
     }

@@ -79,7 +79,9 @@ struct BatchPlanBuilder {
             encode = { try $0.ninePatchPNGData(contentInsets: content) }
             fingerprint = {
                 let key = CacheKey.make(for: component, size: size, scale: scale)
-                return "\(key.digest)-9patch\(NinePatchExport.encoderVersion)-\(content.map(\.description) ?? "caps")"
+                // The markers are drawn on the render and the result goes through the PNG encoder.
+                return BatchOutput.pngFingerprint(key)
+                    + "-9patch\(NinePatchExport.encoderVersion)-\(content.map(\.description) ?? "caps")"
             }
         } else {
             encode = BatchOutput.png

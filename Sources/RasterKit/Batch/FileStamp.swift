@@ -31,7 +31,7 @@ enum FileStamp {
 
 /// A file as a batch left it: its size and modification time. When both are unchanged, the
 /// file is still the one written.
-struct FileState: Equatable {
+struct FileState: Hashable, Sendable {
     var byteCount: Int64
     var modified: Int64
 

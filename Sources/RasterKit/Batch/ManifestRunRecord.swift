@@ -73,7 +73,7 @@ package struct ManifestRunRecord: Equatable {
     /// break, which the format cannot hold.
     var text: String? {
         let fields = [invocation] + inputs.keys + files.keys
-        guard !fields.contains(where: { $0.contains(where: { $0 == "\t" || $0.isNewline }) }) else { return nil }
+        guard fields.allSatisfy(TabSeparated.canHold) else { return nil }
         var text = Self.header + "\ninvocation\t\(invocation)\ncounts\t\(outputCount)\t\(fileCount)\n"
         for (path, stamp) in inputs.sorted(by: { $0.key < $1.key }) { text += "input\t\(stamp)\t\(path)\n" }
         for (path, state) in files.sorted(by: { $0.key < $1.key }) {
@@ -83,20 +83,20 @@ package struct ManifestRunRecord: Equatable {
     }
 
     static func load(from directory: URL) -> ManifestRunRecord? {
-        guard let data = try? SVGDocument.read(directory.path + "/" + fileName, naming: fileName),
-              let text = String(data: data, encoding: .utf8) else { return nil }
-        return parse(text)
+        guard let data = try? SVGDocument.read(directory.path + "/" + fileName, naming: fileName) else { return nil }
+        return parse(data)
     }
 
     /// The record `text` holds; nil for anything but a whole, well-formed record.
-    static func parse(_ text: String) -> ManifestRunRecord? {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first == Substring(header), lines.last == "" else { return nil }
+    static func parse(_ text: String) -> ManifestRunRecord? { parse(Data(text.utf8)) }
+
+    private static func parse(_ data: Data) -> ManifestRunRecord? {
+        var lines = TabSeparated.lines(of: data)
+        guard lines.first == [header], lines.last == [""] else { return nil }
         lines = Array(lines.dropFirst().dropLast())
         var invocation: String?, counts: (Int, Int)?
         var inputs: [String: String] = [:], files: [String: FileState] = [:]
-        for line in lines {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        for fields in lines {
             switch (fields.first, fields.count) {
             case ("invocation", 2): invocation = fields[1]
             case ("counts", 3):
