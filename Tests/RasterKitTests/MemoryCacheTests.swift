@@ -78,3 +78,55 @@ private func image() throws -> RasterImage { try TestSupport.solidImage(.red, wi
         #expect(cache.statistics.count == cache.totalCost / 400)
     }
 }
+
+@Suite struct MemoryCacheRecencyTests {
+    @Test func anImageHitSinceItWasStoredOutlivesOnesThatWereNot() throws {
+        let cache = MemoryCache(costLimit: 2_000, itemCostLimit: 2_000)
+        for n in 1...5 { cache.insert(try image(), for: key(n)) }
+        _ = cache.image(for: key(1))
+        _ = cache.image(for: key(3))
+        cache.insert(try image(), for: key(6))       // one must go: 2, the oldest not hit
+        cache.insert(try image(), for: key(7))       // then 4
+        #expect(!cache.contains(key(2)) && !cache.contains(key(4)))
+        #expect([1, 3, 5, 6, 7].allSatisfy { cache.contains(key($0)) })
+        // Their second chance used, 1 and 3 are now the oldest again.
+        cache.insert(try image(), for: key(8))
+        #expect(!cache.contains(key(5)))
+    }
+
+    @Test func removedKeysLeaveNoTraceInLookups() throws {
+        let cache = MemoryCache(costLimit: 1 << 20)
+        for n in 0..<500 { cache.insert(try image(), for: key(n)) }
+        for n in stride(from: 0, to: 500, by: 2) { cache.removeImage(for: key(n)) }
+        for n in 500..<700 { cache.insert(try image(), for: key(n)) }   // reuses freed entries, rebuilds the index
+        #expect((0..<700).allSatisfy { cache.contains(key($0)) == ($0 >= 500 || $0 % 2 == 1) })
+        #expect(cache.statistics.count == 450 && cache.totalCost == 450 * 400)
+    }
+
+    @Test func hitsFromManyThreadsWhileOthersInsertAndTrim() async throws {
+        let cache = MemoryCache(costLimit: 40_000)
+        let shared = try image()
+        for n in 0..<100 { cache.insert(shared, for: key(n)) }
+        let hits = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var hits = 0
+                    for step in 0..<5_000 {
+                        if task < 2 {
+                            cache.insert(shared, for: key(100 + (step * 7 + task) % 400))
+                            if step % 500 == 0 { cache.trim(toCost: 20_000) }
+                        } else if let image = cache.image(for: key(step % 500)) {
+                            hits += image.byteCount == 400 ? 1 : 0
+                        }
+                    }
+                    return hits
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(hits > 0)
+        let statistics = cache.statistics
+        #expect(statistics.totalCost <= 40_000 && statistics.count * 400 == statistics.totalCost)
+        #expect(statistics.hits + statistics.misses == 6 * 5_000)
+    }
+}

@@ -118,8 +118,8 @@ struct Recursive: Rasterizable {
 
         let stored = try #require(rasterizer.cache.memory.entry(for: rasterizer.cacheKey(for: Top(gate: gate), size: Size(10)).value))
         #expect(Set(stored.children) == [
-            ComponentVersion(typeName: ComponentKeyPlan<Middle>.shared.typeName, renderVersion: 0),
-            ComponentVersion(typeName: ComponentKeyPlan<Leaf>.shared.typeName, renderVersion: 7),
+            ComponentVersion(typeName: ComponentKeyPlan.shared(Middle.self).takeUnretainedValue().typeName, renderVersion: 0),
+            ComponentVersion(typeName: ComponentKeyPlan.shared(Leaf.self).takeUnretainedValue().typeName, renderVersion: 7),
         ])
     }
 

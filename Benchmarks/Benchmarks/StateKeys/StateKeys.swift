@@ -1,51 +1,10 @@
-// Issue 3: the cost of a cache key against a naive recursive Mirror walk, memory-cache hits,
-// and serving a large nine-slice panel by stretching its minimum-frame render against drawing
-// it at full size.
+// Issues 3 and 15: the cost of a cache key of components whose state is made of the user's own
+// types, against a naive recursive Mirror walk and against hand-written `StateHashable`;
+// memory-cache hits on one and two threads; and serving a large nine-slice panel by stretching
+// its minimum-frame render against drawing it at full size. The components are in UserTypes.swift.
 import Benchmark
 import Foundation
 import RasterKit
-
-/// The component the key benchmark hashes: six state key paths of the kinds UI state is made of.
-struct Chip: Rasterizable {
-    enum Badge: Sendable { case none, count(Int), label(String) }
-    var title: String
-    var count: Int
-    var isSelected: Bool
-    var badge: Badge
-    var tint: Color        // a struct of four Doubles
-    var subtitle: String?
-    var accessibilityHint = "not drawn"
-
-    static let stateKeyPaths: [PartialKeyPath<Chip> & Sendable] = [\.title, \.count, \.isSelected, \.badge, \.tint, \.subtitle]
-
-    func draw(in canvas: Canvas, size: Size) throws {
-        canvas.fill(Path(roundedRect: Rect(size: size), cornerRadius: size.height / 2), with: .color(tint))
-    }
-}
-
-let chip = Chip(title: "Inbox", count: 12, isSelected: true, badge: .count(3),
-                tint: Color(red: 0.18, green: 0.44, blue: 0.92), subtitle: "Updated just now")
-
-/// What a first implementation would do: walk every value with Mirror, describing leaves and
-/// types as strings.
-func naiveKey(_ component: Chip) -> Int {
-    func walk(_ value: Any, into hasher: inout Hasher) {
-        let mirror = Mirror(reflecting: value)
-        hasher.combine(String(describing: mirror.subjectType))
-        if mirror.children.isEmpty {
-            hasher.combine(String(describing: value))
-            return
-        }
-        for child in mirror.children {
-            hasher.combine(child.label)
-            walk(child.value, into: &hasher)
-        }
-    }
-    var hasher = Hasher()
-    hasher.combine(String(reflecting: Chip.self))
-    for keyPath in Chip.stateKeyPaths { walk(component[keyPath: keyPath], into: &hasher) }
-    return hasher.finalize()
-}
 
 /// A 1000 × 1000 point panel at 2x: rounded, bordered, with a soft drop shadow inside its frame.
 struct BigPanel: Rasterizable {
@@ -68,16 +27,42 @@ struct BigPanel: Rasterizable {
 let benchmarks: @Sendable () -> Void = {
     let fast = Benchmark.Configuration(metrics: [.wallClock, .throughput, .instructions], scalingFactor: .kilo, maxDuration: .seconds(2))
     let rasterizer = Rasterizer()
+    let size = Size(width: 120, height: 32)
 
-    Benchmark("cache key: 6 state key paths", configuration: fast) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(rasterizer.cacheKey(for: chip, size: Size(width: 120, height: 32), scale: 2)) }
+    Benchmark("cache key: 6 state key paths of user types", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(rasterizer.cacheKey(for: userBadge, size: size, scale: 2)) }
     }
-    Benchmark("cache key: naive Mirror walk (baseline)", configuration: fast) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(naiveKey(chip)) }
+    Benchmark("cache key: 6 state key paths, hand-written StateHashable (baseline)", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(rasterizer.cacheKey(for: handBadge, size: size, scale: 2)) }
+    }
+    Benchmark("cache key: naive Mirror walk of the 6 key paths (baseline)", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(naiveKey(userBadge)) }
+    }
+    Benchmark("cache key: nested user structs, collections, enum, class", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(rasterizer.cacheKey(for: chartCard, size: size, scale: 2)) }
+    }
+    Benchmark("cache key: naive Mirror walk of the nested state (baseline)", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(naiveKey(chartCard)) }
     }
     Benchmark("memory-cache hit (key + lookup + image)", configuration: fast) { benchmark in
-        _ = try rasterizer.image(for: chip, size: Size(width: 120, height: 32), scale: 2)
-        for _ in benchmark.scaledIterations { blackHole(try rasterizer.image(for: chip, size: Size(width: 120, height: 32), scale: 2)) }
+        _ = try rasterizer.image(for: userBadge, size: size, scale: 2)
+        for _ in benchmark.scaledIterations { blackHole(try rasterizer.image(for: userBadge, size: size, scale: 2)) }
+    }
+
+    // The same number of hits, on one thread and split over two: the ratio of their times is
+    // how hits scale. Both threads ask for the same component value, as requests for one
+    // popular badge would.
+    let hits = 200_000
+    let threaded = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(3), maxIterations: 40)
+    for threads in [1, 2] {
+        Benchmark("memory-cache hits: \(hits) on \(threads) thread\(threads == 1 ? "" : "s")", configuration: threaded) { benchmark in
+            _ = try rasterizer.image(for: userBadge, size: size, scale: 2)
+            benchmark.startMeasurement()
+            onThreads(threads) { _ in
+                for _ in 0..<(hits / threads) { blackHole(try? rasterizer.image(for: userBadge, size: size, scale: 2)) }
+            }
+            benchmark.stopMeasurement()
+        }
     }
 
     let panelMetrics = Benchmark.Configuration(metrics: [.wallClock, .throughput, .custom("cached bytes", useScalingFactor: false)],

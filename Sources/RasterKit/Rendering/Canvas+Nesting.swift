@@ -29,7 +29,7 @@ extension Canvas {
             let geometry = try RenderGeometry(for: child, size: rect.size, scale: childScale)
             image = try geometry.draw(child, scale: childScale, limits: .default, environment: nested)
         }
-        environment.children.record(ComponentVersion(typeName: ComponentKeyPlan<Child>.shared.typeName,
+        environment.children.record(ComponentVersion(typeName: ComponentKeyPlan.shared(Child.self).takeUnretainedValue().typeName,
                                                      renderVersion: Child.renderVersion))
         if image.capInsets == nil, pastePixelAligned(image, in: rect, device: device) { return }
         draw(image, in: rect)

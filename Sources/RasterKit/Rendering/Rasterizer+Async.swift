@@ -5,16 +5,13 @@ extension Rasterizer {
     public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
                                                priority: RenderPriority) async throws -> RasterImage {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = cacheKey(for: component, size: size, scale: scale)
-        if let image = cache.memory.image(for: key.value) {
-            counters.withLock { $0.memoryHits += 1 }
-            return image
-        }
+        if let image = memoryHit(CacheKey.digest(for: component, size: size, scale: scale)) { return image }
         try Task.checkCancellation()
-        counters.withLock { $0.misses += 1 }
+        let key = cacheKey(for: component, size: size, scale: scale)
+        counters.count(.misses)
         let (job, joined) = scheduler.enqueue(key: key, priority: priority,
                                               work: work(for: component, key: key, geometry: geometry, scale: scale))
-        if joined { counters.withLock { $0.coalesced += 1 } }
+        if joined { counters.count(.coalesced) }
         return try await scheduler.result(of: job)
     }
 

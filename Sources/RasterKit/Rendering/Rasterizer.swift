@@ -19,7 +19,10 @@ public final class Rasterizer: Sendable {
     /// The largest surface a draw may allocate.
     public let limits: PixelLimits
     let scheduler: RenderScheduler
-    let counters: StatisticsCounters
+    let counters: RenderCounters
+    // The memory-hit path's view of the memory cache and the counters (see ``Borrowed``).
+    private let borrowedMemory: Borrowed<MemoryCache>
+    private let borrowedCounters: Borrowed<RenderCounters>
 
     /// - Parameters:
     ///   - cache: the memory (and optional disk) cache renders are served from.
@@ -30,10 +33,12 @@ public final class Rasterizer: Sendable {
                 maxConcurrentDraws: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.cache = cache
         self.limits = limits
-        let counters = StatisticsCounters()
+        let counters = RenderCounters()
         self.counters = counters
+        borrowedMemory = Borrowed(cache.memory)
+        borrowedCounters = Borrowed(counters)
         scheduler = RenderScheduler(maxConcurrentDraws: max(1, maxConcurrentDraws)) {
-            counters.withLock { $0.cancellations += 1 }
+            counters.count(.cancellations)
         }
     }
 
@@ -44,9 +49,7 @@ public final class Rasterizer: Sendable {
 
     /// Counters since the rasterizer was made.
     public var statistics: RenderStatistics {
-        var statistics = counters.withLock { $0 }
-        statistics.evictions = cache.memory.statistics.evictions
-        return statistics
+        counters.snapshot(evictions: cache.memory.statistics.evictions)
     }
 
     /// The key a request for `component` at `size` and `scale` is cached under, computed from the
@@ -59,7 +62,11 @@ public final class Rasterizer: Sendable {
     /// calling thread. A nine-slice component drawn at its minimum frame returns that small
     /// image, carrying its cap insets; `stretched(to:)` gives the full-size pixels.
     public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) throws -> RasterImage {
-        try render(component, size: size, scale: scale).image
+        // A memory hit needs only the key's digest: no names, no description, no draw environment.
+        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
+        if let image = memoryHit(CacheKey.digest(for: component, size: size, scale: scale)) { return image }
+        return try resolveMiss(component, key: cacheKey(for: component, size: size, scale: scale), geometry: geometry,
+                               scale: scale, environment: DrawEnvironment(nestedRenderer: self)).image
     }
 
     /// Like `image(for:size:scale:)`, and also says where the image came from: drawn by this
@@ -71,15 +78,29 @@ public final class Rasterizer: Sendable {
                                         environment: DrawEnvironment(nestedRenderer: self))
     }
 
+    /// The image memory holds for `digest`, counted as a memory hit.
+    @inline(__always)
+    func memoryHit(_ digest: StableDigest) -> RasterImage? {
+        guard let image = borrowedMemory({ $0.image(for: digest) }) else { return nil }
+        borrowedCounters { $0.count(.memoryHits) }
+        return image
+    }
+
     /// Memory, then a claim on the key: draw it here, or wait for the thread drawing it.
     func resolveSynchronously<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
                                                        scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
         if let entry = cache.memory.entry(for: key.value) {
-            counters.withLock { $0.memoryHits += 1 }
+            counters.count(.memoryHits)
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
-        counters.withLock { $0.misses += 1 }
+        return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment)
+    }
+
+    /// A claim on a key memory did not have: draw it here, or wait for the thread drawing it.
+    private func resolveMiss<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
+                                                      scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
+        counters.count(.misses)
         switch scheduler.claim(key: key) {
         case .run(let job):
             let result = Result {
@@ -88,7 +109,7 @@ public final class Rasterizer: Sendable {
             scheduler.finish(job, with: result.map { RenderJob.Drawn(image: $0.image, children: environment.children.versions) })
             return try result.get()
         case .wait(let job):
-            counters.withLock { $0.coalesced += 1 }
+            counters.count(.coalesced)
             let drawn = try scheduler.waitSynchronously(for: job)
             environment.children.record(contentsOf: drawn.children)
             return RenderedImage(image: drawn.image, key: key, origin: .joined)
@@ -108,21 +129,21 @@ public final class Rasterizer: Sendable {
         // Stored by an earlier run or another process: decoded instead of drawn.
         if let stored = cache.diskHit(for: key) {
             environment.children.record(contentsOf: stored.children)
-            counters.withLock { $0.diskHits += 1 }
+            counters.count(.diskHits)
             return RenderedImage(image: stored.image, key: key, origin: .disk)
         }
-        counters.withLock { $0.draws += 1 }
+        counters.count(.draws)
         let image: RasterImage
         do {
             image = try geometry.draw(component, scale: scale, limits: limits, environment: environment)
         } catch let error as CancellationError {
             throw error
         } catch let error as RenderError {
-            counters.withLock { $0.failures += 1 }
+            counters.count(.failures)
             if case .nestingTooDeep = error { throw error }
             throw RenderError.drawFailed(typeName: key.typeName, key: key, underlying: error)
         } catch {
-            counters.withLock { $0.failures += 1 }
+            counters.count(.failures)
             throw RenderError.drawFailed(typeName: key.typeName, key: key, underlying: error)
         }
         // A render every requester gave up on is not stored.
@@ -163,14 +184,5 @@ extension Rasterizer: NestedRendering {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
         let key = cacheKey(for: component, size: size, scale: scale)
         return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale, environment: environment).image
-    }
-}
-
-/// The rasterizer's counters behind a lock, shared with its scheduler.
-final class StatisticsCounters: Sendable {
-    private let statistics = SanitizerVisibleMutex(RenderStatistics())
-
-    func withLock<Result: Sendable>(_ body: (inout RenderStatistics) -> Result) -> Result {
-        statistics.withLock { body(&$0) }
     }
 }

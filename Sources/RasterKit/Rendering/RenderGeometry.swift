@@ -5,7 +5,7 @@ struct RenderGeometry {
     let capInsets: EdgeInsets?
 
     /// Validates a request of `size` points at `scale` for `component`.
-    init<Component: Rasterizable>(for component: Component, size: Size, scale: Double) throws {
+    init<Component: Rasterizable>(for component: borrowing Component, size: Size, scale: Double) throws {
         try PixelGeometry.validate(size: size)
         try PixelGeometry.validate(scale: scale)
         capInsets = component.capInsets

@@ -16,7 +16,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The version of RasterKit's key and render format. Changing how keys are computed, or
     /// anything that changes the pixels of existing renders, bumps it, so no store ever
     /// serves renders made by another format.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     /// The 128-bit digest.
     public let value: StableDigest
@@ -60,30 +60,20 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
 
     /// Computes the key of `component` drawn at `size` points and `scale`.
     static func make<Component: Rasterizable>(for component: Component, size: Size, scale: Double) -> CacheKey {
-        let plan = ComponentKeyPlan<Component>.shared
-        var hasher = plan.seed
-        for write in plan.writers { write(component, &hasher) }
-        let caps = component.capInsets
-        let minimumFrame = caps != nil && component.usesMinimumFrameForCaps
-        if let caps {
-            hasher.write(tag: minimumFrame ? .minimumFrame : .capInsets)
-            hasher.write(caps.top)
-            hasher.write(caps.left)
-            hasher.write(caps.bottom)
-            hasher.write(caps.right)
-        }
-        if !minimumFrame {
-            hasher.write(tag: .size)
-            hasher.write(size.width)
-            hasher.write(size.height)
-        }
-        hasher.write(tag: .scale)
-        hasher.write(scale)
-        return CacheKey(value: hasher.digest, typeName: plan.typeName, renderVersion: Component.renderVersion,
-                        size: minimumFrame ? nil : size, scale: scale) {
+        let plan = ComponentKeyPlan.shared(Component.self).takeUnretainedValue()
+        let minimumFrame = component.capInsets != nil && component.usesMinimumFrameForCaps
+        return CacheKey(value: ComponentKeyPlan.digest(of: component, size: size, scale: scale), typeName: plan.typeName,
+                        renderVersion: Component.renderVersion, size: minimumFrame ? nil : size, scale: scale) {
             zip(plan.propertyNames, Component.stateKeyPaths).map { name, keyPath in
                 "\(name): \(component[keyPath: keyPath])"
             }.joined(separator: ", ")
         }
+    }
+
+    /// Only the digest of the key of `component` at `size` and `scale`: what a memory lookup
+    /// needs, without the names and the description a full key carries.
+    @inline(__always)
+    static func digest<Component: Rasterizable>(for component: Component, size: Size, scale: Double) -> StableDigest {
+        ComponentKeyPlan.digest(of: component, size: size, scale: scale)
     }
 }

@@ -133,11 +133,21 @@ extension Array: StateHashable where Element: StateHashable {
 }
 
 extension ContiguousArray: StateHashable where Element: StateHashable {
-    public func hashState(into hasher: inout StateHasher) { Array(self).hashState(into: &hasher) }
+    /// As an `Array` of the same elements.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.write(tag: .sequence)
+        hasher.write(count)
+        for element in self { element.hashState(into: &hasher) }
+    }
 }
 
 extension ArraySlice: StateHashable where Element: StateHashable {
-    public func hashState(into hasher: inout StateHasher) { Array(self).hashState(into: &hasher) }
+    /// As an `Array` of the same elements.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.write(tag: .sequence)
+        hasher.write(count)
+        for element in self { element.hashState(into: &hasher) }
+    }
 }
 
 extension Set: StateHashable where Element: StateHashable {
@@ -145,7 +155,10 @@ extension Set: StateHashable where Element: StateHashable {
     /// neither insertion order nor the per-process seed of `Set` matters.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .set)
-        hasher.writeUnordered(map { element in { (h: inout StateHasher) in element.hashState(into: &h) } })
+        var members = makeIterator()
+        hasher.writeUnordered(count: count) { _, single in
+            if let element = members.next() { element.hashState(into: &single) }
+        }
     }
 }
 
@@ -153,32 +166,11 @@ extension Dictionary: StateHashable where Key: StateHashable, Value: StateHashab
     /// Order-independent, like `Set`: each key-value pair is digested alone and the digests sorted.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .dictionary)
-        hasher.writeUnordered(map { pair in
-            { (h: inout StateHasher) in
-                pair.key.hashState(into: &h)
-                pair.value.hashState(into: &h)
-            }
-        })
-    }
-}
-
-extension StateHasher {
-    /// Writes the members of an unordered collection in a canonical order: the sorted digests of
-    /// each member hashed on its own (sharing the current cycle-protection stack).
-    mutating func writeUnordered(_ members: [(inout StateHasher) -> Void]) {
-        var digests: [StableDigest] = []
-        digests.reserveCapacity(members.count)
-        for member in members {
-            var single = StateHasher()
-            single.visiting = visiting
-            member(&single)
-            digests.append(single.digest)
-        }
-        digests.sort()
-        write(digests.count)
-        for digest in digests {
-            write(digest.high)
-            write(digest.low)
+        var members = makeIterator()
+        hasher.writeUnordered(count: count) { _, single in
+            guard let (key, value) = members.next() else { return }
+            key.hashState(into: &single)
+            value.hashState(into: &single)
         }
     }
 }

@@ -41,3 +41,22 @@ enum TypeIdentity {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32).self)
     }()
 }
+
+extension TypeIdentity {
+    /// A stable 64-bit identity of `type` from its stable name, unique even for private, local
+    /// and generic types and the same in every process; key plans compute it once per type.
+    static func stableID(of type: Any.Type) -> UInt64 { stableID(ofName: stableName(of: type)) }
+
+    /// The identity of an enum case: its type's name and the case's name together, so a value
+    /// writes one word for both.
+    static func caseID(of type: Any.Type, case name: String) -> UInt64 {
+        stableID(ofName: stableName(of: type) + "." + name)
+    }
+
+    private static func stableID(ofName name: String) -> UInt64 {
+        var sip = SipHash128()
+        var name = name
+        name.withUTF8 { sip.write(UnsafeRawBufferPointer($0)) }
+        return sip.finalize().high
+    }
+}

@@ -1,0 +1,244 @@
+import Synchronization
+
+/// The storage behind ``MemoryCache``: an open-addressing index from digest to entry, the
+/// entries in a list from least to most recently stored, and one reference mark per entry.
+/// Not thread-safe by itself: readers call the non-mutating methods under the cache's read lock
+/// (the mark is the one thing they write, atomically), writers the others under its write lock.
+///
+/// Digests are already uniformly random, so the index uses their low bits as the hash, and
+/// nothing a lookup touches is reference counted except the image it returns.
+final class MemoryTable {
+    private struct Entry {
+        var digest: StableDigest
+        var image: RasterImage?
+        var children: [ComponentVersion]
+        var cost: Int
+        /// Neighbours in the recency list, -1 at the ends.
+        var newer: Int
+        var older: Int
+    }
+
+    /// Index slots hold an entry number plus one; 0 is empty and `tombstone` a removed entry.
+    private static let tombstone = -1
+    private var index: UnsafeMutableBufferPointer<Int>
+    private var indexUsed = 0
+    private var entries: UnsafeMutablePointer<Entry>
+    private var marks: UnsafeMutablePointer<Atomic<Bool>>
+    /// Entries initialized so far (live or free), and room for how many.
+    private var entryCount = 0
+    private var entryCapacity = 0
+    private var free: [Int] = []
+    /// Least and most recently stored entries, -1 when empty.
+    private var oldest = -1
+    private var newest = -1
+
+    private(set) var count = 0
+    private(set) var totalCost = 0
+    private(set) var evictions = 0
+
+    init() {
+        index = .allocate(capacity: 16)
+        index.initialize(repeating: 0)
+        entries = .allocate(capacity: 0)
+        marks = .allocate(capacity: 0)
+    }
+
+    deinit {
+        index.deallocate()
+        entries.deinitialize(count: entryCount)
+        entries.deallocate()
+        marks.deinitialize(count: entryCount)
+        marks.deallocate()
+    }
+
+    // MARK: Reading (under the read lock)
+
+    /// The entry number for `digest`.
+    @inline(__always)
+    func slot(of digest: StableDigest) -> Int? {
+        let mask = index.count - 1
+        var position = Int(truncatingIfNeeded: digest.low) & mask
+        while true {
+            let found = index[position]
+            if found == 0 { return nil }
+            if found != Self.tombstone, entries[found - 1].digest == digest { return found - 1 }
+            position = (position + 1) & mask
+        }
+    }
+
+    @inline(__always)
+    func image(for digest: StableDigest, marking: Bool) -> RasterImage? {
+        guard let slot = slot(of: digest) else { return nil }
+        if marking { mark(slot) }
+        return entries[slot].image
+    }
+
+    func entry(for digest: StableDigest, marking: Bool) -> (image: RasterImage, children: [ComponentVersion])? {
+        guard let slot = slot(of: digest), let image = entries[slot].image else { return nil }
+        if marking { mark(slot) }
+        return (image, entries[slot].children)
+    }
+
+    /// Sets the entry's mark, writing only when it was clear, so that repeated hits on one image
+    /// from several threads leave its cache line shared rather than passed between cores.
+    @inline(__always)
+    private func mark(_ slot: Int) {
+        if !marks[slot].load(ordering: .relaxed) { marks[slot].store(true, ordering: .relaxed) }
+    }
+
+    /// Digests from least to most recently stored.
+    var order: [StableDigest] {
+        var result: [StableDigest] = []
+        var slot = oldest
+        while slot >= 0 {
+            result.append(entries[slot].digest)
+            slot = entries[slot].newer
+        }
+        return result
+    }
+
+    // MARK: Writing (under the write lock)
+
+    func insert(_ image: RasterImage, children: [ComponentVersion], cost: Int, for digest: StableDigest) {
+        if let slot = slot(of: digest) {
+            totalCost += cost - entries[slot].cost
+            entries[slot].image = image
+            entries[slot].children = children
+            entries[slot].cost = cost
+            marks[slot].store(false, ordering: .relaxed)
+            unlink(slot)
+            linkAsNewest(slot)
+            return
+        }
+        let slot = takeFreeSlot()
+        entries[slot] = Entry(digest: digest, image: image, children: children, cost: cost, newer: -1, older: -1)
+        marks[slot].store(false, ordering: .relaxed)
+        addToIndex(digest, slot: slot)
+        linkAsNewest(slot)
+        count += 1
+        totalCost += cost
+    }
+
+    func remove(_ digest: StableDigest) {
+        guard let slot = slot(of: digest) else { return }
+        removeSlot(slot)
+    }
+
+    func removeAll() {
+        while oldest >= 0 { removeSlot(oldest) }
+    }
+
+    /// Evicts until at most `limit` bytes remain: from the least recently stored end, giving a
+    /// marked entry a second chance (clearing its mark and moving it to the recent end). Each
+    /// entry is passed over at most once per call, so this ends.
+    func _trim(toCost limit: Int) {
+        var secondChances = count
+        while totalCost > limit, oldest >= 0 {
+            let slot = oldest
+            if secondChances > 0, marks[slot].load(ordering: .relaxed) {
+                secondChances -= 1
+                marks[slot].store(false, ordering: .relaxed)
+                unlink(slot)
+                linkAsNewest(slot)
+                continue
+            }
+            removeSlot(slot)
+            evictions += 1
+        }
+    }
+
+    // MARK: Internals
+
+    private func removeSlot(_ slot: Int) {
+        removeFromIndex(entries[slot].digest)
+        unlink(slot)
+        count -= 1
+        totalCost -= entries[slot].cost
+        entries[slot].image = nil
+        entries[slot].children = []
+        marks[slot].store(false, ordering: .relaxed)
+        free.append(slot)
+    }
+
+    private func takeFreeSlot() -> Int {
+        if let slot = free.popLast() { return slot }
+        if entryCount == entryCapacity { growEntries() }
+        (entries + entryCount).initialize(to: Entry(digest: StableDigest(high: 0, low: 0), image: nil, children: [],
+                                                    cost: 0, newer: -1, older: -1))
+        (marks + entryCount).initialize(to: Atomic(false))
+        entryCount += 1
+        return entryCount - 1
+    }
+
+    private func growEntries() {
+        let capacity = max(16, entryCapacity * 2)
+        let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+        let largerMarks = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: capacity)
+        larger.moveInitialize(from: entries, count: entryCount)
+        for slot in 0..<entryCount {
+            (largerMarks + slot).initialize(to: Atomic(marks[slot].load(ordering: .relaxed)))
+        }
+        marks.deinitialize(count: entryCount)
+        marks.deallocate()
+        entries.deallocate()
+        entries = larger
+        marks = largerMarks
+        entryCapacity = capacity
+    }
+
+    private func addToIndex(_ digest: StableDigest, slot: Int) {
+        if (indexUsed + 1) * 4 > index.count * 3 { rebuildIndex(capacity: max(16, count * 4 + 16)) }
+        let mask = index.count - 1
+        var position = Int(truncatingIfNeeded: digest.low) & mask
+        while index[position] > 0 { position = (position + 1) & mask }
+        if index[position] == 0 { indexUsed += 1 }
+        index[position] = slot + 1
+    }
+
+    private func removeFromIndex(_ digest: StableDigest) {
+        let mask = index.count - 1
+        var position = Int(truncatingIfNeeded: digest.low) & mask
+        while index[position] != 0 {
+            if index[position] != Self.tombstone, entries[index[position] - 1].digest == digest {
+                index[position] = Self.tombstone
+                return
+            }
+            position = (position + 1) & mask
+        }
+    }
+
+    /// A fresh index of the live entries, dropping tombstones; its capacity a power of two.
+    private func rebuildIndex(capacity: Int) {
+        var size = 16
+        while size < capacity { size *= 2 }
+        index.deallocate()
+        index = .allocate(capacity: size)
+        index.initialize(repeating: 0)
+        indexUsed = 0
+        var slot = oldest
+        while slot >= 0 {
+            let mask = size - 1
+            var position = Int(truncatingIfNeeded: entries[slot].digest.low) & mask
+            while index[position] != 0 { position = (position + 1) & mask }
+            index[position] = slot + 1
+            indexUsed += 1
+            slot = entries[slot].newer
+        }
+    }
+
+    private func unlink(_ slot: Int) {
+        let newer = entries[slot].newer, older = entries[slot].older
+        if newer >= 0 { entries[newer].older = older } else { newest = older }
+        if older >= 0 { entries[older].newer = newer } else { oldest = newer }
+        entries[slot].newer = -1
+        entries[slot].older = -1
+    }
+
+    private func linkAsNewest(_ slot: Int) {
+        entries[slot].older = newest
+        entries[slot].newer = -1
+        if newest >= 0 { entries[newest].newer = slot }
+        newest = slot
+        if oldest < 0 { oldest = slot }
+    }
+}

@@ -1,0 +1,49 @@
+/// What a rasterizer has done since it was made.
+public struct RenderStatistics: Hashable, Sendable {
+    /// Times a component's `draw` ran.
+    public var draws = 0
+    /// Requests served from the memory cache.
+    public var memoryHits = 0
+    /// Requests served from the disk store.
+    public var diskHits = 0
+    /// Requests not found in memory: each is then served from disk, drawn, or joins a draw.
+    public var misses = 0
+    /// Requests that waited on a draw another request had started.
+    public var coalesced = 0
+    /// Images evicted from the memory cache.
+    public var evictions = 0
+    /// Draws that threw.
+    public var failures = 0
+    /// Renders abandoned because every request for them was cancelled.
+    public var cancellations = 0
+
+    public init() {}
+}
+
+/// The one owner of a rasterizer's counters. Every request bumps one or two of them, from many
+/// threads at once, so each thread counts in a stripe of its own (see ``StripedCounters``) and
+/// ``snapshot(evictions:)`` adds the stripes up.
+final class RenderCounters: Sendable {
+    enum Counter: Int, CaseIterable {
+        case draws, memoryHits, diskHits, misses, coalesced, failures, cancellations
+    }
+
+    private let counters = StripedCounters(width: Counter.allCases.count)
+
+    @inline(__always)
+    func count(_ counter: Counter, by amount: Int = 1) { counters.add(amount, to: counter.rawValue) }
+
+    /// The counts so far, with the memory cache's evictions.
+    func snapshot(evictions: Int) -> RenderStatistics {
+        var statistics = RenderStatistics()
+        statistics.draws = counters.value(of: Counter.draws.rawValue)
+        statistics.memoryHits = counters.value(of: Counter.memoryHits.rawValue)
+        statistics.diskHits = counters.value(of: Counter.diskHits.rawValue)
+        statistics.misses = counters.value(of: Counter.misses.rawValue)
+        statistics.coalesced = counters.value(of: Counter.coalesced.rawValue)
+        statistics.failures = counters.value(of: Counter.failures.rawValue)
+        statistics.cancellations = counters.value(of: Counter.cancellations.rawValue)
+        statistics.evictions = evictions
+        return statistics
+    }
+}

@@ -1,0 +1,151 @@
+/// Arrays of any element type: the count, then each element in order, written in place from
+/// the array's contiguous storage.
+final class ArrayPlan<Element>: TypePlan {
+    private let element: PlanRef
+
+    init(element: TypePlan) {
+        self.element = PlanRef(element)
+        super.init(type: [Element].self)
+    }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        value.assumingMemoryBound(to: [Element].self).pointee.withUnsafeBufferPointer { elements in
+            writeElements(elements, element: element, into: &hasher, depth: depth)
+        }
+    }
+}
+
+/// `ContiguousArray`, written as an `Array` of the same elements.
+final class ContiguousArrayPlan<Element>: TypePlan {
+    private let element: PlanRef
+
+    init(element: TypePlan) {
+        self.element = PlanRef(element)
+        super.init(type: ContiguousArray<Element>.self)
+    }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        value.assumingMemoryBound(to: ContiguousArray<Element>.self).pointee.withUnsafeBufferPointer { elements in
+            writeElements(elements, element: element, into: &hasher, depth: depth)
+        }
+    }
+}
+
+/// `ArraySlice`, written as an `Array` of the same elements.
+final class ArraySlicePlan<Element>: TypePlan {
+    private let element: PlanRef
+
+    init(element: TypePlan) {
+        self.element = PlanRef(element)
+        super.init(type: ArraySlice<Element>.self)
+    }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        value.assumingMemoryBound(to: ArraySlice<Element>.self).pointee.withUnsafeBufferPointer { elements in
+            writeElements(elements, element: element, into: &hasher, depth: depth)
+        }
+    }
+}
+
+@inline(__always)
+private func writeElements<Element>(_ elements: UnsafeBufferPointer<Element>, element: PlanRef,
+                                    into hasher: inout StateHasher, depth: Int) {
+    hasher.write(tag: .sequence)
+    hasher.write(elements.count)
+    guard depth < TypePlan.depthLimit else { return hasher.write(tag: .opaque) }
+    guard let base = elements.baseAddress else { return }
+    let stride = MemoryLayout<Element>.stride
+    let start = UnsafeRawPointer(base)
+    for index in 0..<elements.count { element.write(start + index * stride, into: &hasher, depth: depth + 1) }
+}
+
+/// `Set`: each element digested alone, the digests sorted, so that neither insertion order nor
+/// the process's hash seed changes the key.
+final class SetPlan<Element: Hashable>: TypePlan {
+    private let element: PlanRef
+
+    init(element: TypePlan) {
+        self.element = PlanRef(element)
+        super.init(type: Set<Element>.self)
+    }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        hasher.write(tag: .set)
+        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        let set = value.assumingMemoryBound(to: Set<Element>.self)
+        var members = set.pointee.makeIterator()
+        let plan = element
+        hasher.writeUnordered(count: set.pointee.count) { _, single in
+            guard var member = members.next() else { return }
+            withUnsafePointer(to: &member) { plan.write($0, into: &single, depth: depth + 1) }
+        }
+    }
+}
+
+/// `Dictionary`: each key with its value digested alone, the digests sorted, as for `Set`.
+final class DictionaryPlan<Key: Hashable, Value>: TypePlan {
+    private let key: PlanRef
+    private let value: PlanRef
+
+    init(key: TypePlan, value: TypePlan) {
+        self.key = PlanRef(key)
+        self.value = PlanRef(value)
+        super.init(type: [Key: Value].self)
+    }
+
+    override func write(_ address: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        hasher.write(tag: .dictionary)
+        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        let dictionary = address.assumingMemoryBound(to: [Key: Value].self)
+        var members = dictionary.pointee.makeIterator()
+        let keyPlan = key, valuePlan = value
+        hasher.writeUnordered(count: dictionary.pointee.count) { _, single in
+            guard var member = members.next() else { return }
+            withUnsafePointer(to: &member.key) { keyPlan.write($0, into: &single, depth: depth + 1) }
+            withUnsafePointer(to: &member.value) { valuePlan.write($0, into: &single, depth: depth + 1) }
+        }
+    }
+}
+
+/// The standard library's collections make their own plans: their elements live in storage
+/// their stored properties only point to. A conformance is found once per type, when its plan
+/// is built.
+protocol KeyPlanning {
+    static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan
+}
+
+extension Optional: KeyPlanning {
+    static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
+        builder.optionalPlan(wrapping: Wrapped.self)
+    }
+}
+
+extension Array: KeyPlanning {
+    static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
+        ArrayPlan<Element>(element: builder.plan(for: Element.self))
+    }
+}
+
+extension ContiguousArray: KeyPlanning {
+    static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
+        ContiguousArrayPlan<Element>(element: builder.plan(for: Element.self))
+    }
+}
+
+extension ArraySlice: KeyPlanning {
+    static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
+        ArraySlicePlan<Element>(element: builder.plan(for: Element.self))
+    }
+}
+
+extension Set: KeyPlanning {
+    static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
+        SetPlan<Element>(element: builder.plan(for: Element.self))
+    }
+}
+
+extension Dictionary: KeyPlanning {
+    static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
+        DictionaryPlan<Key, Value>(key: builder.plan(for: Key.self), value: builder.plan(for: Value.self))
+    }
+}

@@ -1,0 +1,108 @@
+/// Class instances, by content and never by address: the instance's dynamic type, then the
+/// stored properties of its class and superclasses. An instance met again while it is still
+/// being written is a cycle, written as a reference to how far up it is.
+///
+/// A reference whose instance is of a subclass is written by the subclass's plan, found by the
+/// instance's metadata pointer without a lock.
+final class ObjectPlan: TypePlan {
+    private let metadata: UnsafeRawPointer
+    private var fields: UnsafeBufferPointer<StructPlan.Field> = UnsafeBufferPointer(start: nil, count: 0)
+
+    override init(type: Any.Type) {
+        metadata = RuntimeABI.address(of: type)
+        super.init(type: type)
+    }
+
+    func setFields(_ fields: [StructPlan.Field]) {
+        let storage = UnsafeMutableBufferPointer<StructPlan.Field>.allocate(capacity: fields.count)
+        _ = storage.initialize(from: fields)
+        self.fields = UnsafeBufferPointer(storage)
+    }
+
+    /// `value` holds a strong reference.
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        let object = value.load(as: UnsafeRawPointer.self)
+        // A native Swift object starts with its class's metadata pointer.
+        let dynamicType = object.load(as: UnsafeRawPointer.self)
+        guard dynamicType == metadata else {
+            return KeyPlans.plan(for: RuntimeABI.type(at: dynamicType))._withUnsafeGuaranteedRef {
+                $0.write(value, into: &hasher, depth: depth)
+            }
+        }
+        hasher.write(tag: .object)
+        hasher.write(typeID)
+        let identity = UInt(bitPattern: object)
+        if let distance = hasher.visiting.distance(to: identity) {
+            hasher.write(tag: .backReference)
+            return hasher.write(distance)
+        }
+        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        hasher.visiting.push(identity)
+        for field in fields { field.plan.write(object + field.offset, into: &hasher, depth: depth + 1) }
+        hasher.visiting.pop()
+    }
+}
+
+/// A `weak` stored property: written as an optional reference to the instance it still holds.
+final class WeakReferencePlan<Object: AnyObject>: TypePlan {
+    private struct Storage { weak var object: Object? }
+    private let objectPlan: PlanRef
+
+    init(objectPlan: TypePlan) {
+        self.objectPlan = PlanRef(objectPlan)
+        super.init(type: Object?.self)
+    }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        guard var object = value.assumingMemoryBound(to: Storage.self).pointee.object else { return hasher.write(tag: .none) }
+        hasher.write(tag: .some)
+        withUnsafePointer(to: &object) { objectPlan.write(UnsafeRawPointer($0), into: &hasher, depth: depth + 1) }
+    }
+}
+
+/// An `unowned` stored property: written as the instance it refers to (which must be alive, as
+/// for any use of an unowned reference).
+final class UnownedReferencePlan<Object: AnyObject>: TypePlan {
+    private struct Storage { unowned let object: Object }
+    private let objectPlan: PlanRef
+
+    init(objectPlan: TypePlan) {
+        self.objectPlan = PlanRef(objectPlan)
+        super.init(type: Object.self)
+    }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        var object = value.assumingMemoryBound(to: Storage.self).pointee.object
+        withUnsafePointer(to: &object) { objectPlan.write(UnsafeRawPointer($0), into: &hasher, depth: depth) }
+    }
+}
+
+/// An optional `unowned` stored property.
+final class OptionalUnownedReferencePlan<Object: AnyObject>: TypePlan {
+    private struct Storage { unowned let object: Object? }
+    private let objectPlan: PlanRef
+
+    init(objectPlan: TypePlan) {
+        self.objectPlan = PlanRef(objectPlan)
+        super.init(type: Object?.self)
+    }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        guard var object = value.assumingMemoryBound(to: Storage.self).pointee.object else { return hasher.write(tag: .none) }
+        hasher.write(tag: .some)
+        withUnsafePointer(to: &object) { objectPlan.write(UnsafeRawPointer($0), into: &hasher, depth: depth + 1) }
+    }
+}
+
+/// `Any`, `any P`, `AnyObject` and `any Error`: the value inside, written by the plan of its own
+/// dynamic type (found without a lock).
+final class ExistentialPlan<Existential>: TypePlan {
+    init() { super.init(type: Existential.self) }
+
+    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
+        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        // Erasing a generic value whose type is itself an existential wraps it once more;
+        // `write(dynamic:)` looks through every layer.
+        KeyPlans.write(dynamic: value.assumingMemoryBound(to: Existential.self).pointee, into: &hasher, depth: depth + 1)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+@testable import RasterKit
+
+/// The key stream `StateHashable`'s documentation specifies, written the slow, obvious way: with
+/// `Mirror`, value by value. Compiled key plans must write exactly these bytes for every value.
+enum ReferenceKeyWalker {
+    static func digest(_ value: Any) -> StableDigest {
+        var hasher = StateHasher()
+        var visiting: [ObjectIdentifier] = []
+        walk(value, into: &hasher, visiting: &visiting)
+        return hasher.digest
+    }
+
+    static func walk(_ value: Any, into hasher: inout StateHasher, visiting: inout [ObjectIdentifier]) {
+        let type = Swift.type(of: value)
+        // By the type, not a cast of the value: a cast would look inside an `Optional`.
+        if let hashable = type as? any StateHashable.Type {
+            func write<Hashable: StateHashable>(_: Hashable.Type) { (value as? Hashable)?.hashState(into: &hasher) }
+            return write(hashable)
+        }
+        if type is any ReferenceOptional.Type {
+            guard let wrapped = Mirror(reflecting: value).children.first?.value else { return hasher.write(tag: .none) }
+            hasher.write(tag: .some)
+            return walk(wrapped, into: &hasher, visiting: &visiting)
+        }
+        if type is any _Pointer.Type {
+            hasher.write(tag: .opaque)
+            return hasher.write(TypeIdentity.stableID(of: type))
+        }
+        if let metatype = value as? Any.Type {
+            hasher.write(tag: .metatype)
+            return hasher.write(TypeIdentity.stableID(of: metatype))
+        }
+        if type is any ReferenceArray.Type {
+            let elements = Mirror(reflecting: value).children.map(\.value)
+            hasher.write(tag: .sequence)
+            hasher.write(elements.count)
+            for element in elements { walk(element, into: &hasher, visiting: &visiting) }
+            return
+        }
+        if type is any ReferenceUnordered.Type {
+            let isSet = type is any ReferenceSet.Type
+            hasher.write(tag: isSet ? .set : .dictionary)
+            let members = Mirror(reflecting: value).children.map(\.value)
+            writeUnordered(members.map { member in
+                var single = StateHasher()
+                var nested = visiting
+                if isSet {
+                    walk(member, into: &single, visiting: &nested)
+                } else {
+                    let pair = Mirror(reflecting: member).children.map(\.value)
+                    walk(pair[0], into: &single, visiting: &nested)
+                    walk(pair[1], into: &single, visiting: &nested)
+                }
+                return single.digest
+            }, into: &hasher)
+            return
+        }
+        if type is any CustomReflectable.Type { return walkCustom(value, into: &hasher, visiting: &visiting) }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            guard let wrapped = mirror.children.first?.value else { return hasher.write(tag: .none) }
+            hasher.write(tag: .some)
+            walk(wrapped, into: &hasher, visiting: &visiting)
+        case .struct, .tuple:
+            hasher.write(tag: mirror.displayStyle == .struct ? .structure : .tuple)
+            hasher.write(TypeIdentity.stableID(of: type))
+            for child in mirror.children { walk(child.value, into: &hasher, visiting: &visiting) }
+        case .enum:
+            hasher.write(tag: .enumeration)
+            hasher.write(TypeIdentity.caseID(of: type, case: caseName(of: value)))
+            if let payload = mirror.children.first?.value { walk(payload, into: &hasher, visiting: &visiting) }
+        case .class:
+            hasher.write(tag: .object)
+            hasher.write(TypeIdentity.stableID(of: type))
+            let identity = ObjectIdentifier(value as AnyObject)
+            if let index = visiting.lastIndex(of: identity) {
+                hasher.write(tag: .backReference)
+                return hasher.write(visiting.count - index)
+            }
+            visiting.append(identity)
+            // The root class's properties first.
+            var levels: [Mirror] = []
+            var level: Mirror? = mirror
+            while let current = level {
+                levels.append(current)
+                level = current.superclassMirror
+            }
+            for current in levels.reversed() {
+                for child in current.children { walk(child.value, into: &hasher, visiting: &visiting) }
+            }
+            visiting.removeLast()
+        default:
+            hasher.write(tag: .opaque)
+            hasher.write(TypeIdentity.stableID(of: type))
+        }
+    }
+
+    private static func walkCustom(_ value: Any, into hasher: inout StateHasher, visiting: inout [ObjectIdentifier]) {
+        hasher.write(tag: .custom)
+        hasher.write(TypeIdentity.stableID(of: type(of: value)))
+        let mirror = Mirror(reflecting: value)
+        var pushed = false
+        if mirror.displayStyle == .class || type(of: value) is AnyClass {
+            let identity = ObjectIdentifier(value as AnyObject)
+            if let index = visiting.lastIndex(of: identity) {
+                hasher.write(tag: .backReference)
+                return hasher.write(visiting.count - index)
+            }
+            visiting.append(identity)
+            pushed = true
+        }
+        let codes: [Mirror.DisplayStyle: UInt8] = [.struct: 1, .class: 2, .enum: 3, .tuple: 4, .optional: 5,
+                                                   .collection: 6, .dictionary: 7, .set: 8]
+        hasher.sip.write(mirror.displayStyle.flatMap { codes[$0] } ?? 0)
+        var level: Mirror? = mirror
+        while let current = level {
+            func child(_ child: Mirror.Child, _ into: inout StateHasher, _ visiting: inout [ObjectIdentifier]) {
+                if let label = child.label {
+                    into.write(tag: .some)
+                    into.write(label)
+                } else {
+                    into.write(tag: .none)
+                }
+                walk(child.value, into: &into, visiting: &visiting)
+            }
+            let children = Array(current.children)
+            if current.displayStyle == .set || current.displayStyle == .dictionary {
+                writeUnordered(children.map { member in
+                    var single = StateHasher()
+                    var nested = visiting
+                    child(member, &single, &nested)
+                    return single.digest
+                }, into: &hasher)
+            } else {
+                hasher.write(children.count)
+                for member in children { child(member, &hasher, &visiting) }
+            }
+            level = current.superclassMirror
+        }
+        if pushed { visiting.removeLast() }
+    }
+
+    private static func writeUnordered(_ digests: [StableDigest], into hasher: inout StateHasher) {
+        hasher.write(digests.count)
+        for digest in digests.sorted() {
+            hasher.write(digest.high)
+            hasher.write(digest.low)
+        }
+    }
+
+    private static func caseName(of value: Any) -> String {
+        func open<T>(_ value: T) -> String {
+            _referenceEnumCaseName(value).map { String(cString: $0) } ?? String(describing: value)
+        }
+        return _openExistential(value, do: open)
+    }
+}
+
+/// The collections the stream writes by their elements.
+protocol ReferenceOptional {}
+extension Optional: ReferenceOptional {}
+protocol ReferenceArray {}
+extension Array: ReferenceArray {}
+extension ContiguousArray: ReferenceArray {}
+extension ArraySlice: ReferenceArray {}
+protocol ReferenceUnordered {}
+protocol ReferenceSet: ReferenceUnordered {}
+extension Set: ReferenceSet {}
+extension Dictionary: ReferenceUnordered {}
+
+@_silgen_name("swift_EnumCaseName")
+private func _referenceEnumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
