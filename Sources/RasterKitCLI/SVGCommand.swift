@@ -85,7 +85,7 @@ struct SVGCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw OutputFolderError(path: directory.relativePath, reason: "it cannot be created (\(SVGDocument.reason(error)))")
+            throw OutputFolderError(path: directory.relativePath, reason: "it cannot be created (\(FileReader.reason(error)))")
         }
         guard access(directory.path, W_OK | X_OK) == 0 else {
             throw OutputFolderError(path: directory.relativePath, reason: String(cString: strerror(errno)))

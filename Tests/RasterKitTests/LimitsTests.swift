@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func customLimitsApply() throws {
-        let limits = PixelLimits(maximumSide: 100, maximumPixelCount: 5_000)
+        let limits = ResourceLimits(pixels: PixelLimits(maximumSide: 100, maximumPixelCount: 5_000))
         #expect(throws: RenderError.self) { _ = try RasterImage(size: Size(width: 101, height: 1), limits: limits) { _ in } }
         #expect(throws: RenderError.self) { _ = try RasterImage(size: Size(width: 100, height: 51), limits: limits) { _ in } }
         _ = try RasterImage(size: Size(width: 100, height: 50), limits: limits) { _ in }

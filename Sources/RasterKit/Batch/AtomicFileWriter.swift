@@ -33,7 +33,7 @@ package enum AtomicFileWriter {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw WriteError(path: folder, operation: "create the folder", reason: SVGDocument.reason(error))
+                throw WriteError(path: folder, operation: "create the folder", reason: FileReader.reason(error))
             }
         }
         let temporary = temporaryPath(for: destination)

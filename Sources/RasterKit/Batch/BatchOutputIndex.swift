@@ -35,7 +35,7 @@ final class BatchOutputIndex: Sendable {
     /// The directory's index, empty when it has none or it cannot be read.
     static func load(from directory: String) -> BatchOutputIndex {
         var entries: [String: Entry] = [:]
-        if let data = try? SVGDocument.read(directory + "/" + fileName, naming: fileName) {
+        if let data = try? FileReader.read(directory + "/" + fileName, naming: fileName) {
             let hasStamps = !data.starts(with: Data(firstHeader.utf8))
             let count = hasStamps ? 5 : 4
             for fields in TabSeparated.lines(of: data, fieldsPerLine: count) where !fields[0].hasPrefix("#") {

@@ -27,7 +27,7 @@ extension BatchRenderer {
         var failures: [BatchSummary.Failure] = []
         for file in plan.files {
             let path = directory.path + "/" + file.path
-            if let existing = try? SVGDocument.read(path, naming: file.path), existing == file.contents { continue }
+            if let existing = try? FileReader.read(path, naming: file.path), existing == file.contents { continue }
             do {
                 try AtomicFileWriter.write(file.contents, to: path)
             } catch {

@@ -116,10 +116,10 @@ public struct Manifest: Sendable {
         let file = url.relativePath
         let data: Data
         do {
-            data = try SVGDocument.read(url.path, naming: file)
+            data = try FileReader.read(url.path, naming: file)
         } catch {
             throw ManifestError(problems: [.init(file: file, line: 1, column: 1,
-                                                 message: "cannot read the manifest: \(error.unreadableReason)")])
+                                                 message: "cannot read the manifest: \(error.reason)")])
         }
         try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs)
         inputStamps = inputs.completeStamps

@@ -9,7 +9,7 @@ final class ManifestFiles {
     let directory: URL
     /// Where each file read is stamped first, when the manifest came from a file.
     let inputs: InputStamps?
-    private var cache: [String: Result<Data, SVGError>] = [:]
+    private var cache: [String: Result<Data, FileReadError>] = [:]
     private var svgDocuments: [String: SVGDocument] = [:]
     private var pngFiles: [String: LayerFile] = [:]
 
@@ -24,18 +24,18 @@ final class ManifestFiles {
     }
 
     /// The bytes of `path` (relative to the manifest's folder unless absolute).
-    func bytes(_ path: String) -> Result<Data, SVGError> {
+    func bytes(_ path: String) -> Result<Data, FileReadError> {
         if let cached = cache[path] { return cached }
         let full = fullPath(path)
         inputs?.note(full)
-        let result = Result { () throws(SVGError) in try SVGDocument.read(full, naming: path) }
+        let result = Result { () throws(FileReadError) in try FileReader.read(full, naming: path) }
         cache[path] = result
         return result
     }
 
     /// The SVG document at `path`, not parsed yet: drawing parses it, so an output served from
     /// the cache never pays for parsing.
-    func svgDocument(_ path: String) -> Result<SVGDocument, SVGError> {
+    func svgDocument(_ path: String) -> Result<SVGDocument, FileReadError> {
         if let document = svgDocuments[path] { return .success(document) }
         return bytes(path).map { data in
             let document = SVGDocument(unvalidatedData: data, externalReferences: .blocked, source: path)
@@ -61,7 +61,7 @@ extension ManifestReader {
         guard let path = filePath(node, what) else { return nil }
         switch files.bytes(path) {
         case .failure(let error):
-            problem("\(what): \(error.fileReason)", at: node)
+            problem("\(what): \(error.description)", at: node)
             return nil
         case .success(let bytes):
             guard bytes.starts(with: Self.pngSignature) else {
@@ -77,7 +77,7 @@ extension ManifestReader {
         guard let path = filePath(node, what) else { return nil }
         switch files.svgDocument(path) {
         case .failure(let error):
-            problem("\(what): \(error.fileReason)", at: node)
+            problem("\(what): \(error.description)", at: node)
             return nil
         case .success(let document):
             return document
@@ -91,19 +91,5 @@ extension ManifestReader {
             return nil
         }
         return path
-    }
-}
-
-extension SVGError {
-    /// `cannot read 'icons/star.svg': No such file or directory`, for a file that could not be read.
-    var fileReason: String {
-        if case let .unreadable(path, reason) = self { return "cannot read '\(path)': \(reason)" }
-        return description
-    }
-
-    /// Only the system's reason (`No such file or directory`).
-    var unreadableReason: String {
-        if case let .unreadable(_, reason) = self { return reason }
-        return description
     }
 }

@@ -83,7 +83,7 @@ package struct ManifestRunRecord: Equatable {
     }
 
     static func load(from directory: URL) -> ManifestRunRecord? {
-        guard let data = try? SVGDocument.read(directory.path + "/" + fileName, naming: fileName) else { return nil }
+        guard let data = try? FileReader.read(directory.path + "/" + fileName, naming: fileName) else { return nil }
         return parse(data)
     }
 

@@ -40,7 +40,7 @@ final class SVGSourceLoader: Sendable {
 
     private func load() -> Result<SVGDocument, SVGError> {
         Result { () throws(SVGError) in
-            let data = try SVGDocument.read(path, naming: displayPath)
+            let data = try SVGDocument.readFile(path, naming: displayPath)
             let references = baseDirectory.map { SVGDocument.ExternalReferences.allowed(baseDirectory: $0) } ?? .blocked
             return SVGDocument(unvalidatedData: data, externalReferences: references, source: displayPath)
         }

@@ -9,18 +9,34 @@ final class DrawEnvironment {
     let children: ChildRecorder
     /// Checked between nested children; true stops the render with `CancellationError`.
     let isCancelled: @Sendable () -> Bool
+    /// What the render may allocate and how long it may take.
+    let limits: ResourceLimits
+    /// When the render must stop, from `limits.timeLimit`; shared by its nested children.
+    let deadline: ContinuousClock.Instant?
 
     init(nestedRenderer: (any NestedRendering)? = nil, depth: Int = 0, children: ChildRecorder = ChildRecorder(),
+         limits: ResourceLimits = .default, deadline: ContinuousClock.Instant? = nil,
          isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.nestedRenderer = nestedRenderer
         self.depth = depth
         self.children = children
+        self.limits = limits
+        self.deadline = deadline ?? limits.timeLimit.map { ContinuousClock.now + .seconds($0) }
         self.isCancelled = isCancelled
     }
 
     /// The environment of a component nested one level deeper.
     func nested() -> DrawEnvironment {
-        DrawEnvironment(nestedRenderer: nestedRenderer, depth: depth + 1, children: children, isCancelled: isCancelled)
+        DrawEnvironment(nestedRenderer: nestedRenderer, depth: depth + 1, children: children, limits: limits,
+                        deadline: deadline, isCancelled: isCancelled)
+    }
+
+    /// Throws once the render has been cancelled or has run out of time.
+    func checkContinuing() throws {
+        if isCancelled() { throw CancellationError() }
+        if let deadline, ContinuousClock.now > deadline, let seconds = limits.timeLimit {
+            throw RenderError.timeLimitExceeded(seconds: seconds)
+        }
     }
 }
 

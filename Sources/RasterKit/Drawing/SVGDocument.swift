@@ -63,7 +63,7 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
     /// let logo = try SVGDocument(contentsOf: url, externalReferences: .allowed(baseDirectory: folder))
     /// ```
     public init(contentsOf url: URL, externalReferences: ExternalReferences = .blocked) throws(SVGError) {
-        try self.init(data: try SVGDocument.read(url.path, naming: url.path), externalReferences: externalReferences,
+        try self.init(data: try SVGDocument.readFile(url.path, naming: url.path), externalReferences: externalReferences,
                       source: url.path)
     }
 
@@ -131,51 +131,13 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The largest SVG file read: far beyond any real document, and a bound on what a stray
-    /// path can make RasterKit hold in memory.
-    public static let maximumFileSize = 256 << 20
-
-    /// The file's bytes, or the system's reason (`No such file or directory`) for not reading them.
-    static func read(_ path: String, naming name: String) throws(SVGError) -> Data {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(path: name, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .unreadable(path: name, reason: "not a regular file")
+    /// The bytes of the SVG file at `path`, named `name` in errors.
+    static func readFile(_ path: String, naming name: String,
+                         limits: ResourceLimits = .default) throws(SVGError) -> Data {
+        do {
+            return try FileReader.read(path, naming: name, limit: limits.maximumInputBytes)
+        } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
         }
-        guard info.st_size <= maximumFileSize else {
-            throw .unreadable(path: name, reason: "larger than \(maximumFileSize >> 20) MiB")
-        }
-        // Read straight into a buffer of the file's size, plus a byte to see the end: a batch
-        // reads hundreds of small files, and a scratch buffer per file cost more than reading.
-        var data = Data(count: Int(info.st_size) + 1)
-        var filled = 0
-        while true {
-            if filled == data.count { data.count += max(64 << 10, data.count) }
-            let count = data.withUnsafeMutableBytes { buffer in
-                Foundation.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: name, reason: String(cString: strerror(errno)))
-            }
-            filled += count
-            if filled > maximumFileSize {
-                throw .unreadable(path: name, reason: "larger than \(maximumFileSize >> 20) MiB")
-            }
-        }
-        data.count = filled
-        return data
-    }
-
-    /// The system's message for a failed file operation, without Foundation's wrapping.
-    package static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
     }
 }

@@ -33,11 +33,11 @@ public struct RasterImage: Sendable {
     ///
     /// Throws ``RenderError`` for invalid sizes or scales, surfaces over `limits`, and cairo
     /// errors; rethrows what `draw` throws.
-    public init(size: Size, scale: Double = 1, limits: PixelLimits = .default,
+    public init(size: Size, scale: Double = 1, limits: ResourceLimits = .default,
                 draw: (Canvas) throws -> Void) throws {
-        let pixels = try PixelGeometry.pixelSize(for: size, scale: scale, limits: limits)
+        let pixels = try PixelGeometry.pixelSize(for: size, scale: scale, limits: limits.pixels)
         self = try CairoImageSurface.render(pixelWidth: pixels.width, pixelHeight: pixels.height,
-                                            size: size, scale: scale, environment: DrawEnvironment(),
+                                            size: size, scale: scale, environment: DrawEnvironment(limits: limits),
                                             draw: draw)
     }
 

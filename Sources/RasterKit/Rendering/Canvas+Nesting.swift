@@ -12,7 +12,7 @@ extension Canvas {
     public func draw<Child: Rasterizable>(_ child: Child, in rect: Rect) throws {
         ensureOpen()
         guard rect.minX.isFinite, rect.minY.isFinite else { throw RenderError.invalidSize(rect.size) }
-        if environment.isCancelled() { throw CancellationError() }
+        try environment.checkContinuing()
         guard environment.depth < Rasterizer.nestingLimit else {
             throw RenderError.nestingTooDeep(typeName: TypeIdentity.stableName(of: Child.self), depth: Rasterizer.nestingLimit)
         }
@@ -27,7 +27,7 @@ extension Canvas {
             image = try renderer.renderNested(child, size: rect.size, scale: childScale, environment: nested)
         } else {
             let geometry = try RenderGeometry(for: child, size: rect.size, scale: childScale)
-            image = try geometry.draw(child, scale: childScale, limits: .default, environment: nested)
+            image = try geometry.draw(child, scale: childScale, environment: nested)
         }
         environment.children.record(ComponentVersion(typeName: ComponentKeyPlan.shared(Child.self).takeUnretainedValue().typeName,
                                                      renderVersion: Child.renderVersion))

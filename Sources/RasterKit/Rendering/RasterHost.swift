@@ -172,7 +172,7 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
                 do { result = .success(try await rasterizer.image(for: component, size: size, scale: scale, priority: .urgent)) }
                 catch { result = .failure(error) }
             } else {
-                result = Result { try RasterHost.drawLive(component, size: size, scale: scale) }
+                result = Result { try RasterHost.drawLive(component, size: size, scale: scale, limits: rasterizer.limits) }
             }
             self?.publish(result, generation: generation)
         }
@@ -183,12 +183,12 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     private func render(_ component: Component, size: Size, scale: Double, rasterized: Bool) throws -> RasterImage {
         rasterized ? try rasterizer.image(for: component, size: size, scale: scale)
-            : try RasterHost.drawLive(component, size: size, scale: scale)
+            : try RasterHost.drawLive(component, size: size, scale: scale, limits: rasterizer.limits)
     }
 
-    private static func drawLive(_ component: Component, size: Size, scale: Double) throws -> RasterImage {
+    private static func drawLive(_ component: Component, size: Size, scale: Double, limits: ResourceLimits) throws -> RasterImage {
         try RenderGeometry(for: component, size: size, scale: scale)
-            .draw(component, scale: scale, limits: .default, environment: DrawEnvironment())
+            .draw(component, scale: scale, environment: DrawEnvironment(limits: limits))
     }
 
     /// Shows a result unless a newer regeneration has started since; cancellations of an

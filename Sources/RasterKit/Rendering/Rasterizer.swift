@@ -16,8 +16,8 @@ public final class Rasterizer: Sendable {
 
     /// Where renders are kept.
     public let cache: RasterCache
-    /// The largest surface a draw may allocate.
-    public let limits: PixelLimits
+    /// What each draw may allocate and how long it may take.
+    public let limits: ResourceLimits
     let scheduler: RenderScheduler
     let counters: RenderCounters
     // The memory-hit path's view of the memory cache and the counters (see ``Borrowed``).
@@ -26,10 +26,10 @@ public final class Rasterizer: Sendable {
 
     /// - Parameters:
     ///   - cache: the memory (and optional disk) cache renders are served from.
-    ///   - limits: the largest surface a draw may allocate.
+    ///   - limits: what each draw may allocate and how long it may take (see ``ResourceLimits``).
     ///   - maxConcurrentDraws: how many asynchronous urgent draws run at once on RasterKit's own
     ///     threads (default: the number of active processors).
-    public init(cache: RasterCache = RasterCache(), limits: PixelLimits = .default,
+    public init(cache: RasterCache = RasterCache(), limits: ResourceLimits = .default,
                 maxConcurrentDraws: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.cache = cache
         self.limits = limits
@@ -66,7 +66,7 @@ public final class Rasterizer: Sendable {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
         if let image = memoryHit(CacheKey.digest(for: component, size: size, scale: scale)) { return image }
         return try resolveMiss(component, key: cacheKey(for: component, size: size, scale: scale), geometry: geometry,
-                               scale: scale, environment: DrawEnvironment(nestedRenderer: self)).image
+                               scale: scale, environment: DrawEnvironment(nestedRenderer: self, limits: limits)).image
     }
 
     /// Like `image(for:size:scale:)`, and also says where the image came from: drawn by this
@@ -75,7 +75,7 @@ public final class Rasterizer: Sendable {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
         let key = cacheKey(for: component, size: size, scale: scale)
         return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
-                                        environment: DrawEnvironment(nestedRenderer: self))
+                                        environment: DrawEnvironment(nestedRenderer: self, limits: limits))
     }
 
     /// The image memory holds for `digest`, counted as a memory hit.
@@ -125,7 +125,7 @@ public final class Rasterizer: Sendable {
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
-        if environment.isCancelled() { throw CancellationError() }
+        try environment.checkContinuing()
         // Stored by an earlier run or another process: decoded instead of drawn.
         if let stored = cache.diskHit(for: key) {
             environment.children.record(contentsOf: stored.children)
@@ -135,7 +135,7 @@ public final class Rasterizer: Sendable {
         counters.count(.draws)
         let image: RasterImage
         do {
-            image = try geometry.draw(component, scale: scale, limits: limits, environment: environment)
+            image = try geometry.draw(component, scale: scale, environment: environment)
         } catch let error as CancellationError {
             throw error
         } catch let error as RenderError {

@@ -12,6 +12,13 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
     case invalidCapInsets(EdgeInsets, reason: String)
     /// A component nested itself (directly or not) deeper than the nesting limit.
     case nestingTooDeep(typeName: String, depth: Int)
+    /// The render's surfaces would not fit in the process's ``ResourceLimits/memoryBudget``, even
+    /// with no other render holding memory.
+    case memoryBudgetExceeded(requested: Int, budget: Int)
+    /// The render ran longer than ``ResourceLimits/timeLimit``.
+    case timeLimitExceeded(seconds: Double)
+    /// A value over one of the ``ResourceLimits``, such as a shadow blurred over more points than allowed.
+    case limitExceeded(what: String, value: String, limit: String)
     /// A component's `draw` threw; `key` says which state was being drawn.
     case drawFailed(typeName: String, key: CacheKey, underlying: any Error)
 
@@ -30,6 +37,12 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
             "invalid cap insets \(insets): \(reason)"
         case let .nestingTooDeep(typeName, depth):
             "\(typeName) nests components more than \(depth) levels deep (a component that contains itself?)"
+        case let .memoryBudgetExceeded(requested, budget):
+            "the render needs \(requested >> 20) MiB of pixels, more than the memory budget of \(budget >> 20) MiB"
+        case .timeLimitExceeded(let seconds):
+            "the render took longer than its time limit of \(seconds.compactDescription) s"
+        case let .limitExceeded(what, value, limit):
+            "\(what) \(value) is over the limit of \(limit)"
         case let .drawFailed(typeName, key, underlying):
             "drawing \(typeName) failed for \(key): \(underlying)"
         }

@@ -19,9 +19,9 @@ struct RenderGeometry {
     }
 
     /// Draws `component` into a new image, outside any cache.
-    func draw<Component: Rasterizable>(_ component: Component, scale: Double, limits: PixelLimits,
+    func draw<Component: Rasterizable>(_ component: Component, scale: Double,
                                        environment: DrawEnvironment) throws -> RasterImage {
-        let pixels = try PixelGeometry.pixelSize(for: drawSize, scale: scale, limits: limits)
+        let pixels = try PixelGeometry.pixelSize(for: drawSize, scale: scale, limits: environment.limits.pixels)
         let image = try CairoImageSurface.render(pixelWidth: pixels.width, pixelHeight: pixels.height, size: drawSize,
                                                  scale: scale, environment: environment) { canvas in
             try component.draw(in: canvas, size: drawSize)

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Why a file could not be read.
+public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path as the user gave it.
+    public var path: String
+    /// The system's reason, or why RasterKit refused the file.
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "cannot read '\(path)': \(reason)" }
+}
+
+/// Reads whole files, refusing what is not a regular file or is larger than a limit before
+/// reading it: every file RasterKit reads (SVGs, PNGs, manifests, indexes) comes through here.
+package enum FileReader {
+    /// The bytes of the regular file at `path`, named `name` in errors.
+    package static func read(_ path: String, naming name: String? = nil,
+                     limit: Int = ResourceLimits.default.maximumInputBytes) throws(FileReadError) -> Data {
+        let name = name ?? path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileReadError(path: name, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FileReadError(path: name, reason: "not a regular file")
+        }
+        guard info.st_size <= limit else { throw FileReadError(path: name, reason: tooLarge(limit)) }
+        // Read straight into a buffer of the file's size, plus a byte to see the end: a batch
+        // reads hundreds of small files, and a scratch buffer per file cost more than reading.
+        var data = Data(count: Int(info.st_size) + 1)
+        var filled = 0
+        while true {
+            if filled == data.count { data.count += max(64 << 10, data.count) }
+            let count = data.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Foundation.read(descriptor, base + filled, buffer.count - filled)
+            }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: name, reason: String(cString: strerror(errno)))
+            }
+            filled += count
+            // A file that grew while being read.
+            if filled > limit { throw FileReadError(path: name, reason: tooLarge(limit)) }
+        }
+        data.count = filled
+        return data
+    }
+
+    private static func tooLarge(_ limit: Int) -> String {
+        limit >= 1 << 20 ? "larger than \(limit >> 20) MiB" : "larger than \(limit) bytes"
+    }
+
+    /// The system's message for a failed file operation, without Foundation's wrapping.
+    package static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+}
