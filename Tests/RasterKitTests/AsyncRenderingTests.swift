@@ -34,7 +34,7 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(draws.count == 1)
-        #expect(Set(images.map { ObjectIdentifier($0.storage) }).count == 1)
+        #expect(Set(images.map { $0.storage.bytes }).count == 1)
     }
 
     @Test func prefetchWaitsWhileUrgentWorkIsPendingThenResumes() async throws {

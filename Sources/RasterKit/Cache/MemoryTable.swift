@@ -6,13 +6,20 @@ import Synchronization
 /// (the mark is the one thing they write, atomically), writers the others under its write lock.
 ///
 /// Digests are already uniformly random, so the index uses their low bits as the hash, and
-/// nothing a lookup touches is reference counted except the image it returns.
+/// nothing a lookup touches is reference counted except the image it returns — and that image's
+/// pixels are handed out through a handle of the calling thread's stripe (see
+/// ``PixelStorage/init(sharing:)``), so threads taking one image retain different objects.
 final class MemoryTable {
     private struct Entry {
         var digest: StableDigest
         var image: RasterImage?
         var children: [ComponentVersion]
         var cost: Int
+        /// One retained ``PixelStorage`` handle per thread stripe, made on the stripe's first hit.
+        var handles: StripeHandles?
+        /// The image's pixels, kept alive by `image`, and its size, scale and caps.
+        var pixels: Unmanaged<PixelStorage>?
+        var shape = ImageShape()
         /// Neighbours in the recency list, -1 at the ends.
         var newer: Int
         var older: Int
@@ -44,6 +51,7 @@ final class MemoryTable {
     }
 
     deinit {
+        for slot in 0..<entryCount { entries[slot].handles?.release() }
         index.deallocate()
         entries.deinitialize(count: entryCount)
         entries.deallocate()
@@ -70,7 +78,10 @@ final class MemoryTable {
     func image(for digest: StableDigest, marking: Bool) -> RasterImage? {
         guard let slot = slot(of: digest) else { return nil }
         if marking { mark(slot) }
-        return entries[slot].image
+        // Built from the handle and the image's shape, without copying (so retaining) the
+        // stored image, whose storage every thread shares.
+        guard let handles = entries[slot].handles else { return entries[slot].image }
+        return handles.image(sharing: entries[slot].pixels, shape: entries[slot].shape)
     }
 
     func entry(for digest: StableDigest, marking: Bool) -> (image: RasterImage, children: [ComponentVersion])? {
@@ -105,13 +116,18 @@ final class MemoryTable {
             entries[slot].image = image
             entries[slot].children = children
             entries[slot].cost = cost
+            entries[slot].handles?.release()
+            entries[slot].handles = StripeHandles()
+            entries[slot].pixels = .passUnretained(image.storage)
+            entries[slot].shape = ImageShape(image)
             marks[slot].store(false, ordering: .relaxed)
             unlink(slot)
             linkAsNewest(slot)
             return
         }
         let slot = takeFreeSlot()
-        entries[slot] = Entry(digest: digest, image: image, children: children, cost: cost, newer: -1, older: -1)
+        entries[slot] = Entry(digest: digest, image: image, children: children, cost: cost, handles: StripeHandles(),
+                              pixels: .passUnretained(image.storage), shape: ImageShape(image), newer: -1, older: -1)
         marks[slot].store(false, ordering: .relaxed)
         addToIndex(digest, slot: slot)
         linkAsNewest(slot)
@@ -156,6 +172,9 @@ final class MemoryTable {
         totalCost -= entries[slot].cost
         entries[slot].image = nil
         entries[slot].children = []
+        entries[slot].handles?.release()
+        entries[slot].handles = nil
+        entries[slot].pixels = nil
         marks[slot].store(false, ordering: .relaxed)
         free.append(slot)
     }
@@ -164,7 +183,7 @@ final class MemoryTable {
         if let slot = free.popLast() { return slot }
         if entryCount == entryCapacity { growEntries() }
         (entries + entryCount).initialize(to: Entry(digest: StableDigest(high: 0, low: 0), image: nil, children: [],
-                                                    cost: 0, newer: -1, older: -1))
+                                                    cost: 0, handles: nil, newer: -1, older: -1))
         (marks + entryCount).initialize(to: Atomic(false))
         entryCount += 1
         return entryCount - 1
@@ -240,5 +259,70 @@ final class MemoryTable {
         if newest >= 0 { entries[newest].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
+    }
+}
+
+/// The per-stripe handles of one cached image: a stripe's first hit makes its handle and
+/// publishes it with a compare-and-swap (readers hold only the read lock); the entry releases
+/// them all, under the write lock, when it drops the image.
+struct StripeHandles {
+    private let slots: UnsafeMutablePointer<Atomic<UInt>>
+
+    init() {
+        slots = .allocate(capacity: ThreadStripe.count)
+        for stripe in 0..<ThreadStripe.count { (slots + stripe).initialize(to: Atomic(0)) }
+    }
+
+    /// An image of `shape` whose pixels are `pixels`, behind the calling thread's stripe handle.
+    @inline(__always)
+    func image(sharing pixels: Unmanaged<PixelStorage>?, shape: ImageShape) -> RasterImage? {
+        guard let pixels else { return nil }
+        let slot = slots + ThreadStripe.current
+        var handle = slot.pointee.load(ordering: .acquiring)
+        if handle == 0 {
+            let storage = pixels._withUnsafeGuaranteedRef { PixelStorage(sharing: $0) }
+            let made = UInt(bitPattern: Unmanaged.passRetained(storage).toOpaque())
+            let (exchanged, original) = slot.pointee.compareExchange(expected: 0, desired: made, ordering: .acquiringAndReleasing)
+            if exchanged {
+                handle = made
+            } else {
+                Self.storage(at: made).release()
+                handle = original
+            }
+        }
+        return RasterImage(storage: Self.storage(at: handle).takeUnretainedValue(), pixelWidth: shape.pixelWidth,
+                           pixelHeight: shape.pixelHeight, scale: shape.scale, capInsets: shape.capInsets)
+    }
+
+    /// Releases every handle and frees the slots; no reader may be using them.
+    func release() {
+        for stripe in 0..<ThreadStripe.count {
+            let handle = slots[stripe].load(ordering: .relaxed)
+            if handle != 0 { Self.storage(at: handle).release() }
+        }
+        slots.deinitialize(count: ThreadStripe.count)
+        slots.deallocate()
+    }
+
+    private static func storage(at handle: UInt) -> Unmanaged<PixelStorage> {
+        guard let pointer = UnsafeRawPointer(bitPattern: handle) else { preconditionFailure("a stripe handle is never null") }
+        return Unmanaged<PixelStorage>.fromOpaque(pointer)
+    }
+}
+
+/// A cached image's size, scale and caps: what an image needs besides its pixels.
+struct ImageShape {
+    var pixelWidth = 0
+    var pixelHeight = 0
+    var scale = 1.0
+    var capInsets: EdgeInsets?
+
+    init() {}
+
+    init(_ image: RasterImage) {
+        pixelWidth = image.pixelWidth
+        pixelHeight = image.pixelHeight
+        scale = image.scale
+        capInsets = image.capInsets
     }
 }

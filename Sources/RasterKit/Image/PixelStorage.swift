@@ -5,10 +5,13 @@
 final class PixelStorage: @unchecked Sendable {
     let bytes: UnsafeMutableRawPointer
     let byteCount: Int
+    /// The storage that owns `bytes`, for a storage sharing another's pixels.
+    private let owner: PixelStorage?
 
     /// Zero-filled (fully transparent) pixels.
     init(byteCount: Int) {
         self.byteCount = byteCount
+        owner = nil
         bytes = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 16)
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
     }
@@ -16,10 +19,20 @@ final class PixelStorage: @unchecked Sendable {
     /// Memory the caller fills completely before anything reads it.
     init(uninitializedByteCount byteCount: Int) {
         self.byteCount = byteCount
+        owner = nil
         bytes = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 16)
     }
 
-    deinit { bytes.deallocate() }
+    /// Another handle on `base`'s pixels. The memory cache gives each thread stripe its own
+    /// handle on a cached image, so that threads taking the same image each retain a different
+    /// object instead of passing one reference count between their cores.
+    init(sharing base: PixelStorage) {
+        bytes = base.bytes
+        byteCount = base.byteCount
+        owner = base.owner ?? base
+    }
+
+    deinit { if owner == nil { bytes.deallocate() } }
 
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes, count: byteCount) }
 }

@@ -105,6 +105,6 @@ public struct RGBABitmap: Sendable {
 extension RGBABitmap: Equatable {
     public static func == (lhs: RGBABitmap, rhs: RGBABitmap) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height
-            && (lhs.storage === rhs.storage || memcmp(lhs.storage.bytes, rhs.storage.bytes, lhs.storage.byteCount) == 0)
+            && (lhs.storage.bytes == rhs.storage.bytes || memcmp(lhs.storage.bytes, rhs.storage.bytes, lhs.storage.byteCount) == 0)
     }
 }

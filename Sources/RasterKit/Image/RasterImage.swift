@@ -85,13 +85,13 @@ extension RasterImage: Equatable {
     public static func == (lhs: RasterImage, rhs: RasterImage) -> Bool {
         guard lhs.pixelWidth == rhs.pixelWidth, lhs.pixelHeight == rhs.pixelHeight,
               lhs.scale == rhs.scale, lhs.capInsets == rhs.capInsets else { return false }
-        return lhs.storage === rhs.storage || memcmp(lhs.storage.bytes, rhs.storage.bytes, lhs.byteCount) == 0
+        return lhs.storage.bytes == rhs.storage.bytes || memcmp(lhs.storage.bytes, rhs.storage.bytes, lhs.byteCount) == 0
     }
 
     /// Whether the two images have the same pixels, whatever their scale and insets.
     public func hasSamePixels(as other: RasterImage) -> Bool {
         pixelWidth == other.pixelWidth && pixelHeight == other.pixelHeight
-            && (storage === other.storage || memcmp(storage.bytes, other.storage.bytes, byteCount) == 0)
+            && (storage.bytes == other.storage.bytes || memcmp(storage.bytes, other.storage.bytes, byteCount) == 0)
     }
 }
 
