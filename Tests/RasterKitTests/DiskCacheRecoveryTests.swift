@@ -237,6 +237,33 @@ import Testing
         try other.close()
         try disk.close()
     }
+
+    @Test func aBatchBlockedForLongerThanOneTimeoutIsTriedAgain() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        var options = fixture.options()
+        options.busyTimeout = 0.3
+        let disk = try fixture.open(options: options)
+        let other = try fixture.open()
+        let locked = Counter(), unlocked = Counter()
+        // Another connection holds the write lock past one busy timeout, but not past three.
+        Thread {
+            try? other.store.writing { _ in
+                locked.increment()
+                Thread.sleep(forTimeInterval: 0.45)
+            }
+            unlocked.increment()
+        }.start()
+        #expect(Gate.wait { locked.count == 1 })
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        #expect(try rasterizer.render(Counted(label: "delayed", draws: Counter()), size: Size(4)).origin == .drawn)
+        try disk.flush()
+        #expect(try disk.statistics.writeFailures == 0)
+        #expect(try disk.statistics.count == 1)
+        #expect(Gate.wait { unlocked.count == 1 })
+        try other.close()
+        try disk.close()
+    }
 }
 
 /// Noise that compresses badly, so a few renders fill a small store.

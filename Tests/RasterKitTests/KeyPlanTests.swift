@@ -147,7 +147,7 @@ import Testing
         expectSameAsReference([Set([Raw.first]), Set([Raw.second]), Set([Raw.first, .second])])
         expectSameAsReference([["a": a, "b": b], ["a": b, "b": a], ["a": a]])
         expectSameAsReference([[Plain.east: [a]], [Plain.west: [a]]])
-        expectSameAsReference([Optional(a), Optional<Insets>.none])
+        expectSameAsReference([Optional(a) as Any, Optional<Insets>.none as Any])
         // Insertion order never matters.
         var forward: [String: Insets] = [:], backward: [String: Insets] = [:]
         for index in 0..<40 { forward["k\(index)"] = a }

@@ -97,53 +97,65 @@ public struct Manifest: Sendable {
     public var components: [Component]
     /// Every `svgs:` entry.
     public var svgs: [SVGEntry]
+    /// What the manifest's renders may cost: the limits it was loaded under, lowered by its own
+    /// `limits:`.
+    public var limits: ResourceLimits
     /// The manifest file and every file it made load, stamped before they were read; nil when
     /// the manifest did not come from a file or some file changed too recently to be stamped.
     var inputStamps: [String: String]?
     /// How long an input must have been left alone before its stamp is trusted (see ``FileStamp``).
     var inputSettleTime = FileStamp.defaultSettleTime
 
-    /// Loads and checks the manifest at `url`; paths in it are relative to its folder.
-    public init(contentsOf url: URL) throws(ManifestError) {
-        try self.init(contentsOf: url, settleTime: FileStamp.defaultSettleTime)
+    /// Loads and checks the manifest at `url`; paths in it are relative to its folder. Its values
+    /// and the files it names are checked against `limits` (which its own `limits:` may lower).
+    public init(contentsOf url: URL, limits: ResourceLimits = .default) throws(ManifestError) {
+        try self.init(contentsOf: url, settleTime: FileStamp.defaultSettleTime, limits: limits)
     }
 
     /// Loads the manifest at `url`, trusting the stamps of inputs left alone for `settleTime`
     /// seconds (tests shorten it).
-    init(contentsOf url: URL, settleTime: Double) throws(ManifestError) {
+    init(contentsOf url: URL, settleTime: Double, limits: ResourceLimits = .default) throws(ManifestError) {
         let inputs = InputStamps(settleTime: settleTime)
         inputs.note(url.path)
         let file = url.relativePath
         let data: Data
         do {
-            data = try FileReader.read(url.path, naming: file)
+            data = try FileReader.read(url.path, naming: file, limit: limits.maximumInputBytes)
         } catch {
             throw ManifestError(problems: [.init(file: file, line: 1, column: 1,
                                                  message: "cannot read the manifest: \(error.reason)")])
         }
-        try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs)
+        try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs, limits: limits)
         inputStamps = inputs.completeStamps
         inputSettleTime = settleTime
     }
 
     /// Loads and checks a manifest from its bytes; `file` names it in problems, and paths in it
     /// are relative to `directory`.
-    public init(data: Data, file: String = "manifest.yaml", directory: URL) throws(ManifestError) {
-        try self.init(data: data, file: file, directory: directory, inputs: nil)
+    public init(data: Data, file: String = "manifest.yaml", directory: URL,
+                limits: ResourceLimits = .default) throws(ManifestError) {
+        try self.init(data: data, file: file, directory: directory, inputs: nil, limits: limits)
     }
 
-    private init(data: Data, file: String, directory: URL, inputs: InputStamps?) throws(ManifestError) {
+    private init(data: Data, file: String, directory: URL, inputs: InputStamps?, limits: ResourceLimits) throws(ManifestError) {
         let problems = ManifestProblems(file: file)
         guard let text = String(data: data, encoding: .utf8) else {
             problems.add("the manifest is not UTF-8 text", at: nil)
             throw ManifestError(problems: problems.problems)
         }
-        let reader = ManifestReader(problems: problems, files: ManifestFiles(directory: directory, inputs: inputs))
+        guard data.count <= limits.maximumInputBytes else {
+            problems.add("the manifest is larger than \(limits.maximumInputBytes) bytes", at: nil)
+            throw ManifestError(problems: problems.problems)
+        }
+        let reader = ManifestReader(problems: problems,
+                                    files: ManifestFiles(directory: directory, inputs: inputs, limit: limits.maximumInputBytes),
+                                    limits: limits)
         guard let document = ManifestParser(reader: reader).parse(ManifestParser.normalizingTabs(text, file: file)) else {
             throw ManifestError(problems: problems.problems)
         }
         components = ManifestResolver(document: document, reader: reader).components()
         svgs = document.svgs
+        self.limits = document.limits
         try problems.check()
         self.file = file
         self.directory = directory

@@ -5,6 +5,8 @@ internal import Yams
 /// turns into ``Manifest`` components.
 struct ManifestDocument {
     var name: String?
+    /// The limits its values are read and drawn under.
+    var limits: ResourceLimits = .default
     var variables: [String: Node] = [:]
     var components: [ComponentSpec] = []
     var svgs: [Manifest.SVGEntry] = []

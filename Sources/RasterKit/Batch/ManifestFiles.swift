@@ -13,9 +13,13 @@ final class ManifestFiles {
     private var svgDocuments: [String: SVGDocument] = [:]
     private var pngFiles: [String: LayerFile] = [:]
 
-    init(directory: URL, inputs: InputStamps? = nil) {
+    /// The largest file read.
+    let limit: Int
+
+    init(directory: URL, inputs: InputStamps? = nil, limit: Int = ResourceLimits.default.maximumInputBytes) {
         self.directory = directory
         self.inputs = inputs
+        self.limit = limit
     }
 
     /// `path` as given when absolute, else inside the manifest's folder.
@@ -28,7 +32,7 @@ final class ManifestFiles {
         if let cached = cache[path] { return cached }
         let full = fullPath(path)
         inputs?.note(full)
-        let result = Result { () throws(FileReadError) in try FileReader.read(full, naming: path) }
+        let result = Result { () throws(FileReadError) in try FileReader.read(full, naming: path, limit: limit) }
         cache[path] = result
         return result
     }

@@ -3,7 +3,6 @@ internal import Yams
 
 extension ManifestParser {
     /// The largest side RasterKit draws, in pixels, and the most pixels in one image.
-    static let limits = PixelLimits.default
 
     /// Pixels per point: a list of numbers greater than 0 (or one number).
     func scales(_ node: Node, _ what: String) -> [Double]? {
@@ -47,7 +46,7 @@ extension ManifestParser {
 
     private func size(_ node: Node, _ what: String) -> SizeSpec? {
         guard reader.usable(node, what) else { return nil }
-        let maximum = Double(Self.limits.maximumSide)
+        let maximum = Double(reader.limits.pixels.maximumSide)
         if node.mapping != nil {
             let keys = ["width", "height", "caps", "content"]
             guard let fields = Fields(node, owner: what, allowed: keys, reader: reader) else { return nil }
@@ -95,10 +94,10 @@ extension ManifestParser {
         let drawn = spec.caps?.minimumFrame ?? size
         for scale in scales {
             let width = drawn.width * scale, height = drawn.height * scale
-            let side = Double(Self.limits.maximumSide)
-            if width > side || height > side || width * height > Double(Self.limits.maximumPixelCount) {
+            let side = Double(reader.limits.pixels.maximumSide)
+            if width > side || height > side || width * height > Double(reader.limits.pixels.maximumPixelCount) {
                 reader.problem("\(size) points at \(scale.compactDescription)x is \(Int(width))×\(Int(height)) pixels, "
-                               + "over RasterKit's limit of \(Self.limits.maximumSide) pixels a side", at: node)
+                               + "over RasterKit's limit of \(reader.limits.pixels.maximumSide) pixels a side", at: node)
                 return false
             }
         }
@@ -139,7 +138,7 @@ extension ManifestParser {
         }
         let sizesNode = fields.require("sizes", "square sizes in points")
         let sizes = sizesNode.flatMap {
-            positiveNumbers($0, "a size in \(fields.what("sizes"))", maximum: Double(Self.limits.maximumSide))
+            positiveNumbers($0, "a size in \(fields.what("sizes"))", maximum: Double(reader.limits.pixels.maximumSide))
         }
         let entryScales = fields.read("scales") { scales($0, $1) } ?? defaultScales ?? [1]
         let folder = fields.read("out") { outFolder($0, $1) } ?? ""

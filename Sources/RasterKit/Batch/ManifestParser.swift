@@ -6,7 +6,7 @@ internal import Yams
 struct ManifestParser {
     let reader: ManifestReader
 
-    static let topKeys = ["version", "name", "variables", "defaults", "components", "svgs"]
+    static let topKeys = ["version", "name", "variables", "defaults", "limits", "components", "svgs"]
     static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content"]
 
     /// The document, or nil when the text is not a usable YAML mapping at all.
@@ -38,7 +38,12 @@ struct ManifestParser {
             return nil
         }
         guard let fields = Fields(root, owner: "the manifest", allowed: Self.topKeys, reader: reader) else { return nil }
-        return document(fields)
+        // The manifest's own limits first: everything after is read under them.
+        var limited = reader
+        if let node = fields["limits"] { limited.limits = limits(node, under: reader.limits) }
+        var document = ManifestParser(reader: limited).document(fields)
+        document.limits = limited.limits
+        return document
     }
 
     static let nodeLimit = 1_000_000

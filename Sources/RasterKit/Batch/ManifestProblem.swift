@@ -62,9 +62,22 @@ final class ManifestProblems {
 
     init(file: String) { self.file = file }
 
+    /// The longest message kept: a problem quotes the value it is about, and a value made from
+    /// variables may be megabytes long.
+    static let messageLimit = 400
+
     func add(_ message: String, at location: ManifestLocation?) {
         let location = location ?? .start
-        problems.append(ManifestError.Problem(file: file, line: location.line, column: location.column, message: message))
+        problems.append(ManifestError.Problem(file: file, line: location.line, column: location.column,
+                                              message: Self.shortened(message)))
+    }
+
+    /// `message` cut in the middle to ``messageLimit`` characters, saying how much was left out.
+    static func shortened(_ message: String) -> String {
+        let count = message.count
+        guard count > messageLimit else { return message }
+        let keep = messageLimit / 2
+        return "\(message.prefix(keep))… (\(count - 2 * keep) characters left out) …\(message.suffix(keep))"
     }
 
     var isEmpty: Bool { problems.isEmpty }

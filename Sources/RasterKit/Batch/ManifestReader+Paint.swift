@@ -108,8 +108,15 @@ extension ManifestReader {
         guard let fields = Fields(node, owner: what, allowed: ["color", "offset", "blur"], reader: self) else { return nil }
         var shadow = Shadow(color: Color(white: 0, alpha: 0.25))
         if let color = fields.read("color", { color($0, $1) }) { shadow.color = color }
-        if let offset = fields.read("offset", { point($0, $1) }) { shadow.offset = offset }
-        if let blur = fields.read("blur", { number($0, $1, minimum: 0) }) { shadow.blur = blur }
+        let reach = limits.maximumShadowOffset
+        if let offset = fields.read("offset", { point($0, $1) }) {
+            if abs(offset.x) <= reach, abs(offset.y) <= reach {
+                shadow.offset = offset
+            } else {
+                problem("\(fields.what("offset")) must lie within ±\(reach.compactDescription) points", at: fields["offset"])
+            }
+        }
+        if let blur = fields.read("blur", { number($0, $1, minimum: 0, maximum: limits.maximumShadowBlur) }) { shadow.blur = blur }
         return shadow
     }
 }

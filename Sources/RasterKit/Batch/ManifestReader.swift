@@ -6,6 +6,9 @@ internal import Yams
 struct ManifestReader {
     let problems: ManifestProblems
     let files: ManifestFiles
+    /// What the manifest's values may ask for: the caller's limits, lowered by the manifest's
+    /// own `limits:`.
+    var limits: ResourceLimits = .default
 
     func problem(_ message: String, at node: Node?) {
         problems.add(message, at: node?.location)

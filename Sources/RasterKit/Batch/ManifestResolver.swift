@@ -20,6 +20,8 @@ final class ManifestResolver {
 
     init(document: ManifestDocument, reader: ManifestReader) {
         self.document = document
+        var reader = reader
+        reader.limits = document.limits
         self.reader = reader
         specs = Dictionary(document.components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }

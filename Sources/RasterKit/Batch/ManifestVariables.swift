@@ -55,7 +55,8 @@ final class VariableScope {
             if let name = VariableSyntax.referencedName(in: scalar.string) {
                 return lookup(name, from: name == selfName ? level + 1 : level, at: node)
             }
-            let text = interpolate(scalar.string, level: level, selfName: selfName, at: node)
+            // Text over the limit stays as written, its references unresolved.
+            guard let text = interpolate(scalar.string, level: level, selfName: selfName, at: node) else { return nil }
             return .scalar(Node.Scalar(text, .implicit, .doubleQuoted, scalar.mark))
         case .mapping(let mapping):
             var pairs: [(Node, Node)]?
@@ -78,11 +79,15 @@ final class VariableScope {
         }
     }
 
-    /// Text with each `${name}` replaced by the variable's text and `$$` by `$`.
-    private func interpolate(_ text: String, level: Int, selfName: String?, at node: Node) -> String {
+    /// Text with each `${name}` replaced by the variable's text and `$$` by `$`; nil, with a
+    /// problem reported, when the result would be longer than the limit (variables that repeat
+    /// each other grow exponentially: seven levels of ten copies is 10⁸ characters).
+    private func interpolate(_ text: String, level: Int, selfName: String?, at node: Node) -> String? {
+        let limit = reader.limits.maximumInterpolatedLength
         var output = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
+            guard output.utf8.count <= limit else { break }
             output += rest[..<dollar]
             rest = rest[rest.index(after: dollar)...]
             if rest.hasPrefix("$") {
@@ -97,6 +102,10 @@ final class VariableScope {
                     continue
                 }
                 if let scalar = value.scalar {
+                    guard output.utf8.count + scalar.string.utf8.count <= limit else {
+                        output += scalar.string.prefix(limit + 1 - output.utf8.count)
+                        break
+                    }
                     output += scalar.string
                 } else {
                     reader.problem("variable \"$\(name)\" is \(value.kindDescription), which cannot be put inside text",
@@ -105,6 +114,11 @@ final class VariableScope {
             } else {
                 output += "$"
             }
+        }
+        guard output.utf8.count + rest.utf8.count <= limit else {
+            reader.problem("text made from variables is longer than \(limit) characters (variables that repeat each other?)",
+                           at: node)
+            return nil
         }
         return output + rest
     }

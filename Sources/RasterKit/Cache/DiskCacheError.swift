@@ -35,6 +35,10 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
     /// SQLite's primary result code: the low byte of `resultCode`.
     public var primaryResultCode: Int32 { resultCode & 0xFF }
 
+    /// Whether another connection held the store locked past the busy timeout (`SQLITE_BUSY`,
+    /// `SQLITE_LOCKED`): a passing condition, worth trying again.
+    public var isContention: Bool { primaryResultCode == Self.busy || primaryResultCode == Self.locked }
+
     /// Whether the store was closed before the call.
     public var isClosed: Bool { primaryResultCode == Self.misuse && message == Self.closedMessage }
 
@@ -44,6 +48,8 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
         return text
     }
 
+    static let busy: Int32 = 5
+    static let locked: Int32 = 6
     static let misuse: Int32 = 21
     static let ioError: Int32 = 10
     static let cannotOpen: Int32 = 14

@@ -229,8 +229,10 @@ final class DiskCacheWriter: Sendable {
             (state.estimatedBytes ?? .max) > byteLimit - added || now - state.lastCount > Self.countInterval
         }
         do {
-            let result = try store.commit(encoded, touches: batch.touches, deletions: batch.deletions,
-                                          byteLimit: byteLimit, enforcingLimit: mustCount, now: now)
+            let result = try commitRetryingContention {
+                try store.commit(encoded, touches: batch.touches, deletions: batch.deletions,
+                                 byteLimit: byteLimit, enforcingLimit: mustCount, now: now)
+            }
             counters.withLock { statistics in
                 statistics.writes += encoded.count
                 statistics.evictions += result.eviction.removedCount
@@ -259,6 +261,22 @@ final class DiskCacheWriter: Sendable {
             if let failure, state.failureSinceFlush == nil { state.failureSinceFlush = failure }
         }
     }
+
+    /// Runs `commit`, trying again when other processes kept the store locked past the busy
+    /// timeout: on a loaded machine several writers can queue behind each other's transactions
+    /// for longer than one timeout, and a batch dropped then is a batch of renders lost.
+    private func commitRetryingContention<T>(_ commit: () throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do { return try commit() } catch let error as DiskCacheError where error.isContention && attempt < Self.commitAttempts {
+                options.logger.debug("the disk cache is busy; trying the batch again", metadata: ["attempt": "\(attempt)"])
+                attempt += 1
+            }
+        }
+    }
+
+    /// How many times a batch is offered to a busy store before its renders stay in memory only.
+    private static let commitAttempts = 3
 
     /// Seconds between counts of the store's bytes while the estimate stays under the limit.
     private static let countInterval: Double = 5

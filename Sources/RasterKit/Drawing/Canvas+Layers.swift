@@ -70,30 +70,32 @@ extension Canvas {
     /// ```
     public func withShadow(_ shadow: Shadow, _ body: () throws -> Void) rethrows {
         ensureOpen()
-        let sigma = max(0, shadow.blur.isFinite ? shadow.blur : 0) / 2 * scale
-        let offsetX = (shadow.offset.x.isFinite ? shadow.offset.x : 0) * scale
-        let offsetY = (shadow.offset.y.isFinite ? shadow.offset.y : 0) * scale
-        let pad = Int((3 * sigma).rounded(.up)) + 1
+        guard let device = deviceShadow(shadow) else { return try body() }
         // Content outside the clip can still cast a shadow into it, so capture a margin.
-        let area = clipDeviceBounds().expanded(byX: pad + Int(abs(offsetX).rounded(.up)),
-                                               y: pad + Int(abs(offsetY).rounded(.up)))
+        let area = clipDeviceBounds().expanded(byX: device.pad + device.reachX, y: device.pad + device.reachY)
         guard area.width > 0, area.height > 0 else { return try body() }
         let layer: CairoImageSurface
         do {
-            layer = try CairoImageSurface(pixelWidth: area.width, pixelHeight: area.height)
+            layer = try CairoImageSurface(pixelWidth: area.width, pixelHeight: area.height, for: environment)
         } catch {
             record(error)
             return try body()
         }
         try drawRedirected(into: layer, origin: area, body)
 
-        guard let shadowMask = ShadowMask(from: layer, padding: pad) else { return }
-        shadowMask.blur(sigma: sigma)
+        let shadowMask: ShadowMask
+        do {
+            guard let drawn = try ShadowMask.alpha(of: layer, padding: device.pad, environment: environment) else { return }
+            shadowMask = drawn
+        } catch {
+            return record(error)
+        }
+        shadowMask.blur(sigma: device.sigma)
         cairo_save(context)
         cairo_identity_matrix(context)
         cairo_set_source_rgba(context, shadow.color.red, shadow.color.green, shadow.color.blue, shadow.color.alpha)
-        cairo_mask_surface(context, shadowMask.surface, Double(area.x + shadowMask.originX) + offsetX,
-                           Double(area.y + shadowMask.originY) + offsetY)
+        cairo_mask_surface(context, shadowMask.surface, Double(area.x + shadowMask.originX) + device.offsetX,
+                           Double(area.y + shadowMask.originY) + device.offsetY)
         cairo_set_source_surface(context, layer.surface, Double(area.x), Double(area.y))
         cairo_paint(context)
         cairo_restore(context)
@@ -103,32 +105,31 @@ extension Canvas {
     /// Paints a shadow inside `path`, as if the shape were a hole cut in a surface casting it.
     public func drawInnerShadow(_ shadow: Shadow, in path: Path) {
         ensureOpen()
-        let sigma = max(0, shadow.blur.isFinite ? shadow.blur : 0) / 2 * scale
-        let offsetX = (shadow.offset.x.isFinite ? shadow.offset.x : 0) * scale
-        let offsetY = (shadow.offset.y.isFinite ? shadow.offset.y : 0) * scale
-        let pad = Int((3 * sigma).rounded(.up)) + 1
+        guard let device = deviceShadow(shadow) else { return }
         addPath(path)
         var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
         cairo_fill_extents(context, &x0, &y0, &x1, &y1)
         guard let shapeBounds = deviceBounds(ofUserRect: (x0, y0, x1, y1))
             .intersection(clipDeviceBounds()) else { return }
-        let area = shapeBounds.expanded(byX: pad + Int(abs(offsetX).rounded(.up)),
-                                        y: pad + Int(abs(offsetY).rounded(.up)))
-        guard let mask = ShadowMask(opaqueWidth: area.width, height: area.height) else {
-            return record(RenderError.cairo(status: "out of memory", context: "making an inner shadow"))
+        let area = shapeBounds.expanded(byX: device.pad + device.reachX, y: device.pad + device.reachY)
+        let mask: ShadowMask
+        do {
+            mask = try ShadowMask.opaque(width: area.width, height: area.height, environment: environment)
+        } catch {
+            return record(error)
         }
         // Opaque everywhere except the shape moved by the offset, then blurred: the shadow the
         // shape's edge casts inward.
         let maskContext = cairo_create(mask.surface)
-        var matrix = deviceTransform.concatenating(Transform(translationX: Double(-area.x) + offsetX,
-                                                             y: Double(-area.y) + offsetY)).cairoMatrix
+        var matrix = deviceTransform.concatenating(Transform(translationX: Double(-area.x) + device.offsetX,
+                                                             y: Double(-area.y) + device.offsetY)).cairoMatrix
         cairo_set_matrix(maskContext, &matrix)
         addPath(path, to: maskContext!)
         cairo_set_operator(maskContext, CAIRO_OPERATOR_CLEAR)
         cairo_fill(maskContext)
         cairo_destroy(maskContext)
         cairo_surface_flush(mask.surface)
-        mask.blur(sigma: sigma)
+        mask.blur(sigma: device.sigma)
 
         cairo_save(context)
         addPath(path)
@@ -138,6 +139,35 @@ extension Canvas {
         cairo_mask_surface(context, mask.surface, Double(area.x), Double(area.y))
         cairo_restore(context)
         checkStatus("drawing an inner shadow")
+    }
+
+    /// A shadow in device pixels: its blur's sigma, the pixels of room the blur needs, and its
+    /// offset. Nil, with the error recorded, for a shadow over the canvas's ``ResourceLimits``
+    /// or one that is not finite — before any of it becomes a surface size.
+    private func deviceShadow(_ shadow: Shadow) -> (sigma: Double, pad: Int, offsetX: Double, offsetY: Double,
+                                                    reachX: Int, reachY: Int)? {
+        let limits = environment.limits
+        guard shadow.blur.isFinite, shadow.blur >= 0, shadow.blur <= limits.maximumShadowBlur else {
+            record(RenderError.limitExceeded(what: "shadow blur", value: "\(shadow.blur)",
+                                             limit: "0...\(limits.maximumShadowBlur.compactDescription) points"))
+            return nil
+        }
+        for offset in [shadow.offset.x, shadow.offset.y] where !(offset.isFinite && abs(offset) <= limits.maximumShadowOffset) {
+            record(RenderError.limitExceeded(what: "shadow offset", value: "\(offset)",
+                                             limit: "±\(limits.maximumShadowOffset.compactDescription) points"))
+            return nil
+        }
+        let sigma = shadow.blur / 2 * scale
+        let offsetX = shadow.offset.x * scale, offsetY = shadow.offset.y * scale
+        // In pixels a shadow can still be far larger than any surface: refuse it as one.
+        let side = Double(limits.pixels.maximumSide)
+        guard 3 * sigma <= side, abs(offsetX) <= side, abs(offsetY) <= side else {
+            record(RenderError.limitExceeded(what: "shadow reach in pixels", value: "\(max(3 * sigma, abs(offsetX), abs(offsetY)))",
+                                             limit: "\(limits.pixels.maximumSide) pixels"))
+            return nil
+        }
+        return (sigma, Int((3 * sigma).rounded(.up)) + 1, offsetX, offsetY,
+                Int(abs(offsetX).rounded(.up)), Int(abs(offsetY).rounded(.up)))
     }
 
     /// Runs `body` with this canvas drawing into `layer`, whose pixel (0, 0) is at device

@@ -27,7 +27,7 @@ extension Canvas {
         let handles = SVGHandleCache.current()
         if document.mayContainText { SVGTextFonts.useRasterKitFonts(cache: handles) }
         let handle: LibrsvgHandle
-        do { handle = try SVGHandleCache.handle(for: document) } catch { throw named(error, document) }
+        do { handle = try SVGHandleCache.handle(for: document, limits: environment.limits) } catch { throw named(error, document) }
         let natural = handle.naturalSize
         let frame = contentMode.frame(forContentOfSize: natural, in: rect)
 

@@ -13,14 +13,17 @@ final class DrawEnvironment {
     let limits: ResourceLimits
     /// When the render must stop, from `limits.timeLimit`; shared by its nested children.
     let deadline: ContinuousClock.Instant?
+    /// The pixel memory the render's surfaces reserve, shared by every render of one rasterizer.
+    let memory: MemoryBudget
 
     init(nestedRenderer: (any NestedRendering)? = nil, depth: Int = 0, children: ChildRecorder = ChildRecorder(),
-         limits: ResourceLimits = .default, deadline: ContinuousClock.Instant? = nil,
+         limits: ResourceLimits = .default, memory: MemoryBudget? = nil, deadline: ContinuousClock.Instant? = nil,
          isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.nestedRenderer = nestedRenderer
         self.depth = depth
         self.children = children
         self.limits = limits
+        self.memory = memory ?? MemoryBudget(limit: limits.memoryBudget)
         self.deadline = deadline ?? limits.timeLimit.map { ContinuousClock.now + .seconds($0) }
         self.isCancelled = isCancelled
     }
@@ -28,7 +31,7 @@ final class DrawEnvironment {
     /// The environment of a component nested one level deeper.
     func nested() -> DrawEnvironment {
         DrawEnvironment(nestedRenderer: nestedRenderer, depth: depth + 1, children: children, limits: limits,
-                        deadline: deadline, isCancelled: isCancelled)
+                        memory: memory, deadline: deadline, isCancelled: isCancelled)
     }
 
     /// Throws once the render has been cancelled or has run out of time.

@@ -43,13 +43,16 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
     /// Parses `data` with librsvg to check it and measure it.
     ///
     /// - Throws: ``SVGError/malformed(message:source:)`` with librsvg's message for input that is
-    ///   not SVG, and ``SVGError/noIntrinsicSize(width:height:source:)`` for a document of zero size.
-    public init(data: Data, externalReferences: ExternalReferences = .blocked, source: String? = nil) throws(SVGError) {
+    ///   not SVG, ``SVGError/noIntrinsicSize(width:height:source:)`` for a document of zero size,
+    ///   and ``SVGError/overLimit(what:limit:unit:source:)`` for one over `limits` (its size, its
+    ///   size with entities expanded, its text), which is never handed to librsvg.
+    public init(data: Data, externalReferences: ExternalReferences = .blocked, source: String? = nil,
+                limits: ResourceLimits = .default) throws(SVGError) {
         self.init(unvalidatedData: data, externalReferences: externalReferences, source: source, measuredSize: nil)
         let size: Size
         do {
             // Parsed on this thread's handle cache, so drawing here next reuses the parse.
-            size = try SVGHandleCache.handle(for: self).naturalSize
+            size = try SVGHandleCache.handle(for: self, limits: limits).naturalSize
         } catch {
             throw source.map { error.naming(source: $0) } ?? error
         }
@@ -62,9 +65,10 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
     /// let folder = url.deletingLastPathComponent()
     /// let logo = try SVGDocument(contentsOf: url, externalReferences: .allowed(baseDirectory: folder))
     /// ```
-    public init(contentsOf url: URL, externalReferences: ExternalReferences = .blocked) throws(SVGError) {
-        try self.init(data: try SVGDocument.readFile(url.path, naming: url.path), externalReferences: externalReferences,
-                      source: url.path)
+    public init(contentsOf url: URL, externalReferences: ExternalReferences = .blocked,
+                limits: ResourceLimits = .default) throws(SVGError) {
+        try self.init(data: try SVGDocument.readFile(url.path, naming: url.path, limits: limits),
+                      externalReferences: externalReferences, source: url.path, limits: limits)
     }
 
     /// A document that has not been parsed yet: batches make these so that a render served
@@ -93,7 +97,7 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
     /// `width` and `height`, else its viewBox, else the extent of what it draws — the size
     /// `rsvg-convert` gives it.
     public var intrinsicSize: Size {
-        measuredSize ?? (try? SVGHandleCache.handle(for: self).naturalSize) ?? .zero
+        measuredSize ?? (try? SVGHandleCache.handle(for: self, limits: .default).naturalSize) ?? .zero
     }
 
     public var description: String {

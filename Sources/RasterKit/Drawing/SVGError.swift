@@ -12,6 +12,9 @@ public enum SVGError: Error, Hashable, Sendable, CustomStringConvertible {
     case noIntrinsicSize(width: Double, height: Double, source: String?)
     /// librsvg failed while drawing the document; `message` is librsvg's.
     case renderFailed(message: String, source: String?)
+    /// The document is over one of the ``ResourceLimits`` (its size, its size once its entities
+    /// are expanded, or its text), so it was not handed to librsvg.
+    case overLimit(what: String, limit: Int, unit: String, source: String?)
 
     public var description: String {
         switch self {
@@ -24,6 +27,8 @@ public enum SVGError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "give the root <svg> a positive width and height or a viewBox"
         case let .renderFailed(message, source):
             "librsvg could not draw the SVG\(Self.naming(source)): \(message)"
+        case let .overLimit(what, limit, unit, source):
+            "SVG\(Self.naming(source)) refused: \(what) is over the limit of \(limit) \(unit)"
         }
     }
 
@@ -35,6 +40,7 @@ public enum SVGError: Error, Hashable, Sendable, CustomStringConvertible {
         case .malformed(let message, nil): .malformed(message: message, source: source)
         case let .noIntrinsicSize(width, height, nil): .noIntrinsicSize(width: width, height: height, source: source)
         case .renderFailed(let message, nil): .renderFailed(message: message, source: source)
+        case let .overLimit(what, limit, unit, nil): .overLimit(what: what, limit: limit, unit: unit, source: source)
         default: self
         }
     }

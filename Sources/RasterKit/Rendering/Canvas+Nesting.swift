@@ -35,9 +35,10 @@ extension Canvas {
         draw(image, in: rect)
     }
 
-    /// Whether a component may keep drawing: false once every request for the render has been
-    /// cancelled. Long draws may check it and return early.
-    public var isCancelled: Bool { environment.isCancelled() }
+    /// Whether a component should stop drawing: true once every request for the render has been
+    /// cancelled, or the render has run past its ``ResourceLimits/timeLimit``. Long draws may
+    /// check it and return early; such a render is never cached.
+    public var isCancelled: Bool { (try? environment.checkContinuing()) == nil }
 
     /// Pastes `image` on whole device pixels when the transform only moves and scales at the
     /// image's own scale, so nested children stay exactly as sharp as they were drawn.

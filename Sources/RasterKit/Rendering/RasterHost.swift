@@ -172,7 +172,7 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
                 do { result = .success(try await rasterizer.image(for: component, size: size, scale: scale, priority: .urgent)) }
                 catch { result = .failure(error) }
             } else {
-                result = Result { try RasterHost.drawLive(component, size: size, scale: scale, limits: rasterizer.limits) }
+                result = Result { try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer) }
             }
             self?.publish(result, generation: generation)
         }
@@ -183,12 +183,12 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     private func render(_ component: Component, size: Size, scale: Double, rasterized: Bool) throws -> RasterImage {
         rasterized ? try rasterizer.image(for: component, size: size, scale: scale)
-            : try RasterHost.drawLive(component, size: size, scale: scale, limits: rasterizer.limits)
+            : try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer)
     }
 
-    private static func drawLive(_ component: Component, size: Size, scale: Double, limits: ResourceLimits) throws -> RasterImage {
+    private static func drawLive(_ component: Component, size: Size, scale: Double, rasterizer: Rasterizer) throws -> RasterImage {
         try RenderGeometry(for: component, size: size, scale: scale)
-            .draw(component, scale: scale, environment: DrawEnvironment(limits: limits))
+            .draw(component, scale: scale, environment: DrawEnvironment(limits: rasterizer.limits, memory: rasterizer.memory))
     }
 
     /// Shows a result unless a newer regeneration has started since; cancellations of an

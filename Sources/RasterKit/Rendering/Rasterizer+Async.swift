@@ -34,7 +34,7 @@ extension Rasterizer {
     private func work<Component: Rasterizable>(for component: Component, key: CacheKey, geometry: RenderGeometry,
                                                scale: Double) -> @Sendable (RenderJob) throws -> RenderJob.Drawn {
         { [self] job in
-            let environment = DrawEnvironment(nestedRenderer: self, limits: limits, isCancelled: { job.isCancelled })
+            let environment = DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory, isCancelled: { job.isCancelled })
             let image = try produce(component, key: key, geometry: geometry, scale: scale, environment: environment).image
             return RenderJob.Drawn(image: image, children: environment.children.versions)
         }

@@ -18,6 +18,8 @@ public final class Rasterizer: Sendable {
     public let cache: RasterCache
     /// What each draw may allocate and how long it may take.
     public let limits: ResourceLimits
+    /// The pixel memory this rasterizer's renders hold while they draw, kept under `limits`.
+    let memory: MemoryBudget
     let scheduler: RenderScheduler
     let counters: RenderCounters
     // The memory-hit path's view of the memory cache and the counters (see ``Borrowed``).
@@ -33,6 +35,7 @@ public final class Rasterizer: Sendable {
                 maxConcurrentDraws: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.cache = cache
         self.limits = limits
+        memory = MemoryBudget(limit: limits.memoryBudget)
         let counters = RenderCounters()
         self.counters = counters
         borrowedMemory = Borrowed(cache.memory)
@@ -66,7 +69,7 @@ public final class Rasterizer: Sendable {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
         if let image = memoryHit(CacheKey.digest(for: component, size: size, scale: scale)) { return image }
         return try resolveMiss(component, key: cacheKey(for: component, size: size, scale: scale), geometry: geometry,
-                               scale: scale, environment: DrawEnvironment(nestedRenderer: self, limits: limits)).image
+                               scale: scale, environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory)).image
     }
 
     /// Like `image(for:size:scale:)`, and also says where the image came from: drawn by this
@@ -75,7 +78,7 @@ public final class Rasterizer: Sendable {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
         let key = cacheKey(for: component, size: size, scale: scale)
         return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
-                                        environment: DrawEnvironment(nestedRenderer: self, limits: limits))
+                                        environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory))
     }
 
     /// The image memory holds for `digest`, counted as a memory hit.
@@ -146,8 +149,9 @@ public final class Rasterizer: Sendable {
             counters.count(.failures)
             throw RenderError.drawFailed(typeName: key.typeName, key: key, underlying: error)
         }
-        // A render every requester gave up on is not stored.
-        if environment.isCancelled() { throw CancellationError() }
+        // A render every requester gave up on, or one past its time limit (whose draw may have
+        // returned early), is not stored.
+        try environment.checkContinuing()
         // The recorder is shared with the enclosing render, so a nested render's list may also
         // name siblings drawn before it: that can only cause an extra redraw, never a stale hit.
         cache.storeDrawn(image, for: key, children: environment.children.versions,

@@ -17,9 +17,10 @@ final class SVGHandleCache {
     /// The font map last made this thread's Pango default (see ``SVGTextFonts``).
     var installedFontMap: AnyObject?
 
-    /// This thread's handle for `document`, parsed now when it is not cached.
-    static func handle(for document: SVGDocument) throws(SVGError) -> LibrsvgHandle {
-        try current().handle(for: document)
+    /// This thread's handle for `document`, parsed now when it is not cached — after checking
+    /// the document against `limits`, so that librsvg never sees one over them.
+    static func handle(for document: SVGDocument, limits: ResourceLimits) throws(SVGError) -> LibrsvgHandle {
+        try current().handle(for: document, limits: limits)
     }
 
     /// This thread's cache.
@@ -32,13 +33,17 @@ final class SVGHandleCache {
         return made
     }
 
-    private func handle(for document: SVGDocument) throws(SVGError) -> LibrsvgHandle {
+    private func handle(for document: SVGDocument, limits: ResourceLimits) throws(SVGError) -> LibrsvgHandle {
         let key = Key(digest: document.digest, baseDirectory: document.externalReferences.baseDirectory?.path)
         if let index = entries.firstIndex(where: { $0.key == key }) {
             let entry = entries.remove(at: index)
             entries.append(entry)
             return entry.handle
         }
+        guard document.data.count <= limits.maximumInputBytes else {
+            throw .overLimit(what: "its size", limit: limits.maximumInputBytes, unit: "bytes", source: document.source)
+        }
+        try SVGInspection.check([UInt8](document.data), limits: limits, source: document.source)
         _ = LibrsvgHandle.firstParse
         let handle = try LibrsvgHandle(data: document.data, baseDirectory: document.externalReferences.baseDirectory)
         if entries.count >= SVGHandleCache.capacity { entries.removeFirst() }

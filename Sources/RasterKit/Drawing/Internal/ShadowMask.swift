@@ -6,11 +6,22 @@ final class ShadowMask {
     /// Where the mask's pixel (0, 0) lies within the layer it was taken from.
     let originX: Int
     let originY: Int
+    private let reservation: MemoryReservation
 
-    private init?(width: Int, height: Int, originX: Int, originY: Int) {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
-        else { return nil }
+    /// A transparent mask, checked against the render's limits before it is allocated.
+    private init(width: Int, height: Int, originX: Int, originY: Int, environment: DrawEnvironment) throws {
+        try environment.limits.pixels.check(pixelWidth: width, pixelHeight: height)
+        // A8 rows are padded to 4 bytes.
+        reservation = try environment.memory.reserve((width + 3) / 4 * 4 * height, waits: false)
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)) else {
+            throw RenderError.cairo(status: "out of memory", context: "making a \(width)×\(height) shadow mask")
+        }
+        do {
+            try CairoStatus.check(cairo_surface_status(surface), "making a \(width)×\(height) shadow mask")
+        } catch {
+            cairo_surface_destroy(surface)
+            throw error
+        }
         self.surface = surface
         self.originX = originX
         self.originY = originY
@@ -18,41 +29,46 @@ final class ShadowMask {
 
     /// The alpha of the drawn part of `layer`, with `padding` pixels of room for the blur;
     /// nil when nothing was drawn.
-    convenience init?(from layer: CairoImageSurface, padding: Int) {
+    static func alpha(of layer: CairoImageSurface, padding: Int, environment: DrawEnvironment) throws -> ShadowMask? {
         // Blur only around what was drawn, not the whole (possibly canvas-sized) layer.
-        guard let drawn = ShadowMask.opaqueBounds(of: layer) else { return nil }
+        guard let drawn = opaqueBounds(of: layer) else { return nil }
         let x0 = max(0, drawn.x - padding), y0 = max(0, drawn.y - padding)
         let x1 = min(layer.pixelWidth, drawn.x + drawn.width + padding)
         let y1 = min(layer.pixelHeight, drawn.y + drawn.height + padding)
-        self.init(width: x1 - x0, height: y1 - y0, originX: x0, originY: y0)
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let plane = cairo_image_surface_get_data(surface)!
-        let pixels = layer.storage.bytes.assumingMemoryBound(to: UInt32.self)
-        for y in y0..<y1 {
-            let source = pixels + y * layer.pixelWidth
-            let row = plane + (y - y0) * stride
-            for x in x0..<x1 { row[x - x0] = UInt8(truncatingIfNeeded: source[x] >> 24) }
+        let mask = try ShadowMask(width: x1 - x0, height: y1 - y0, originX: x0, originY: y0, environment: environment)
+        mask.fill { plane, stride in
+            let pixels = layer.storage.bytes.assumingMemoryBound(to: UInt32.self)
+            for y in y0..<y1 {
+                let source = pixels + y * layer.pixelWidth
+                let row = plane + (y - y0) * stride
+                for x in x0..<x1 { row[x - x0] = UInt8(truncatingIfNeeded: source[x] >> 24) }
+            }
         }
-        cairo_surface_mark_dirty(surface)
+        return mask
     }
 
     /// A fully opaque mask.
-    convenience init?(opaqueWidth width: Int, height: Int) {
-        guard width > 0, height > 0 else { return nil }
-        self.init(width: width, height: height, originX: 0, originY: 0)
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        cairo_image_surface_get_data(surface)!.update(repeating: 255, count: stride * height)
-        cairo_surface_mark_dirty(surface)
+    static func opaque(width: Int, height: Int, environment: DrawEnvironment) throws -> ShadowMask {
+        let mask = try ShadowMask(width: width, height: height, originX: 0, originY: 0, environment: environment)
+        mask.fill { plane, stride in plane.update(repeating: 255, count: stride * height) }
+        return mask
     }
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// Writes the mask's bytes directly; `body` gets the first byte and the row stride.
+    private func fill(_ body: (UnsafeMutablePointer<UInt8>, Int) -> Void) {
+        cairo_surface_flush(surface)
+        if let plane = cairo_image_surface_get_data(surface) {
+            body(plane, Int(cairo_image_surface_get_stride(surface)))
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+
     func blur(sigma: Double) {
         cairo_surface_flush(surface)
-        GaussianBlur.blur(cairo_image_surface_get_data(surface)!,
-                          width: Int(cairo_image_surface_get_width(surface)),
+        guard let plane = cairo_image_surface_get_data(surface) else { return }
+        GaussianBlur.blur(plane, width: Int(cairo_image_surface_get_width(surface)),
                           height: Int(cairo_image_surface_get_height(surface)),
                           stride: Int(cairo_image_surface_get_stride(surface)), sigma: sigma)
         cairo_surface_mark_dirty(surface)

@@ -1,6 +1,6 @@
 /// Arrays of any element type: the count, then each element in order, written in place from
 /// the array's contiguous storage.
-final class ArrayPlan<Element>: TypePlan {
+final class ArrayPlan<Element>: TypePlan, @unchecked Sendable {
     private let element: PlanRef
 
     init(element: TypePlan) {
@@ -16,7 +16,7 @@ final class ArrayPlan<Element>: TypePlan {
 }
 
 /// `ContiguousArray`, written as an `Array` of the same elements.
-final class ContiguousArrayPlan<Element>: TypePlan {
+final class ContiguousArrayPlan<Element>: TypePlan, @unchecked Sendable {
     private let element: PlanRef
 
     init(element: TypePlan) {
@@ -32,7 +32,7 @@ final class ContiguousArrayPlan<Element>: TypePlan {
 }
 
 /// `ArraySlice`, written as an `Array` of the same elements.
-final class ArraySlicePlan<Element>: TypePlan {
+final class ArraySlicePlan<Element>: TypePlan, @unchecked Sendable {
     private let element: PlanRef
 
     init(element: TypePlan) {
@@ -61,7 +61,7 @@ private func writeElements<Element>(_ elements: UnsafeBufferPointer<Element>, el
 
 /// `Set`: each element digested alone, the digests sorted, so that neither insertion order nor
 /// the process's hash seed changes the key.
-final class SetPlan<Element: Hashable>: TypePlan {
+final class SetPlan<Element: Hashable>: TypePlan, @unchecked Sendable {
     private let element: PlanRef
 
     init(element: TypePlan) {
@@ -83,7 +83,7 @@ final class SetPlan<Element: Hashable>: TypePlan {
 }
 
 /// `Dictionary`: each key with its value digested alone, the digests sorted, as for `Set`.
-final class DictionaryPlan<Key: Hashable, Value>: TypePlan {
+final class DictionaryPlan<Key: Hashable, Value>: TypePlan, @unchecked Sendable {
     private let key: PlanRef
     private let value: PlanRef
 

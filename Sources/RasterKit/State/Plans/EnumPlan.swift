@@ -2,7 +2,7 @@
 /// its payload in place when only one case has one, and otherwise from a copy whose tag bits
 /// `projectPayload` clears. An `indirect` case's payload is read inside its heap box. Nothing
 /// here is generic, so writing a value looks up no metadata.
-final class EnumPlan: TypePlan {
+final class EnumPlan: TypePlan, @unchecked Sendable {
     private let metadata: UnsafeRawPointer
     private let getEnumTag: RuntimeABI.GetEnumTag
     private let projectPayload: RuntimeABI.ProjectEnumData
@@ -102,7 +102,7 @@ struct EnumCasePlan {
 
 /// `Optional`: whether it holds a value, then the value, which a single-payload enum keeps in
 /// place.
-final class OptionalPlan: TypePlan {
+final class OptionalPlan: TypePlan, @unchecked Sendable {
     private let wrapped: PlanRef
     private let getEnumTag: RuntimeABI.GetEnumTag
     private let metadata: UnsafeRawPointer

@@ -12,28 +12,28 @@ enum LeafPlans {
     }
 }
 
-final class StringPlan: TypePlan {
+final class StringPlan: TypePlan, @unchecked Sendable {
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: .string)
         hasher.write(value.assumingMemoryBound(to: String.self).pointee)
     }
 }
 
-final class IntPlan: TypePlan {
+final class IntPlan: TypePlan, @unchecked Sendable {
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: .int)
         hasher.write(value.load(as: Int.self))
     }
 }
 
-final class DoublePlan: TypePlan {
+final class DoublePlan: TypePlan, @unchecked Sendable {
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: .double)
         hasher.write(value.load(as: Double.self))
     }
 }
 
-final class BoolPlan: TypePlan {
+final class BoolPlan: TypePlan, @unchecked Sendable {
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: .bool)
         hasher.sip.write(value.load(as: Bool.self) ? 1 as UInt8 : 0)

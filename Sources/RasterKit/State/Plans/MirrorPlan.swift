@@ -7,7 +7,7 @@
 /// Written as: the type, the mirror's display style, then for the mirror and each superclass
 /// mirror the number of children and each child's label and value; a set's or dictionary's
 /// children are digested alone and sorted, as for `Set` and `Dictionary`.
-final class MirrorPlan<Value>: TypePlan {
+final class MirrorPlan<Value>: TypePlan, @unchecked Sendable {
     private let isClass: Bool
 
     init() {

@@ -4,7 +4,7 @@
 ///
 /// A reference whose instance is of a subclass is written by the subclass's plan, found by the
 /// instance's metadata pointer without a lock.
-final class ObjectPlan: TypePlan {
+final class ObjectPlan: TypePlan, @unchecked Sendable {
     private let metadata: UnsafeRawPointer
     private var fields: UnsafeBufferPointer<StructPlan.Field> = UnsafeBufferPointer(start: nil, count: 0)
 
@@ -44,7 +44,7 @@ final class ObjectPlan: TypePlan {
 }
 
 /// A `weak` stored property: written as an optional reference to the instance it still holds.
-final class WeakReferencePlan<Object: AnyObject>: TypePlan {
+final class WeakReferencePlan<Object: AnyObject>: TypePlan, @unchecked Sendable {
     private struct Storage { weak var object: Object? }
     private let objectPlan: PlanRef
 
@@ -62,7 +62,7 @@ final class WeakReferencePlan<Object: AnyObject>: TypePlan {
 
 /// An `unowned` stored property: written as the instance it refers to (which must be alive, as
 /// for any use of an unowned reference).
-final class UnownedReferencePlan<Object: AnyObject>: TypePlan {
+final class UnownedReferencePlan<Object: AnyObject>: TypePlan, @unchecked Sendable {
     private struct Storage { unowned let object: Object }
     private let objectPlan: PlanRef
 
@@ -78,7 +78,7 @@ final class UnownedReferencePlan<Object: AnyObject>: TypePlan {
 }
 
 /// An optional `unowned` stored property.
-final class OptionalUnownedReferencePlan<Object: AnyObject>: TypePlan {
+final class OptionalUnownedReferencePlan<Object: AnyObject>: TypePlan, @unchecked Sendable {
     private struct Storage { unowned let object: Object? }
     private let objectPlan: PlanRef
 
@@ -96,7 +96,7 @@ final class OptionalUnownedReferencePlan<Object: AnyObject>: TypePlan {
 
 /// `Any`, `any P`, `AnyObject` and `any Error`: the value inside, written by the plan of its own
 /// dynamic type (found without a lock).
-final class ExistentialPlan<Existential>: TypePlan {
+final class ExistentialPlan<Existential>: TypePlan, @unchecked Sendable {
     init() { super.init(type: Existential.self) }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {

@@ -47,7 +47,7 @@ struct PlanRef: @unchecked Sendable {
 
 /// Values with nothing to read: functions, raw pointers, builtin and imported types without
 /// field records. Keyed by their type alone.
-final class OpaquePlan: TypePlan {
+final class OpaquePlan: TypePlan, @unchecked Sendable {
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: .opaque)
         hasher.write(typeID)
@@ -55,7 +55,7 @@ final class OpaquePlan: TypePlan {
 }
 
 /// A `StateHashable` type: the value writes itself.
-final class HashablePlan<Value: StateHashable>: TypePlan {
+final class HashablePlan<Value: StateHashable>: TypePlan, @unchecked Sendable {
     init() { super.init(type: Value.self) }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
@@ -64,7 +64,7 @@ final class HashablePlan<Value: StateHashable>: TypePlan {
 }
 
 /// A struct's or tuple's stored properties, each written by its own type's plan.
-final class StructPlan: TypePlan {
+final class StructPlan: TypePlan, @unchecked Sendable {
     struct Field {
         let offset: Int
         let plan: PlanRef
@@ -104,7 +104,7 @@ final class StructPlan: TypePlan {
 /// a type may take no storage at all (a "thin" metatype), so it is never read: the type it
 /// names is known from the plan. Class metatypes (a subclass may be stored) and existential
 /// metatypes are read.
-final class MetatypePlan<Metatype>: TypePlan {
+final class MetatypePlan<Metatype>: TypePlan, @unchecked Sendable {
     /// The type every value names, when there is only one.
     private let onlyValueID: UInt64?
 
