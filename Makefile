@@ -9,7 +9,7 @@ OUT ?= out/demo
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
                    libsqlite3-dev fonts-dejavu-core librsvg2-bin
 
-.PHONY: all deps build cli demo test test-thread bench clean
+.PHONY: all deps build cli demo test test-thread bench fuzz fuzz-build clean
 
 all: build
 
@@ -52,6 +52,7 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 # The whole suite under ThreadSanitizer (slow: a separate build).
 test-thread: deps
@@ -66,5 +67,31 @@ bench: cli
 	  $(SWIFT) package --allow-writing-to-package-directory benchmark --format jmh
 	python3 Benchmarks/ratios.py Benchmarks
 
+# libFuzzer with AddressSanitizer over every input a stranger can hand RasterKit (see
+# Fuzz/README.md): FUZZ_SECONDS each (`make test` runs a 30-second smoke of each). New inputs
+# go to Fuzz/.build/corpus, crashes to Fuzz/.build/crashes; the seeds in Fuzz/Corpus stay as
+# they are. FUZZ_JOBS > 1 runs that many fuzzing processes per target at once.
+FUZZ_TARGETS := FuzzSVGPathData FuzzPNGDecode FuzzManifest FuzzSVGDocument
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 1
+
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+
+# With FUZZ_JOBS > 1 libFuzzer runs that many processes, each logging to Fuzz/.build/fuzz-N.log.
+FUZZ_PARALLEL = $(if $(filter 1,$(FUZZ_JOBS)),,-jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS))
+
+fuzz: fuzz-build
+	@cd Fuzz/.build && mkdir -p crashes && for target in $(FUZZ_TARGETS); do \
+	  mkdir -p corpus/$$target; \
+	  echo "fuzzing $$target for $(FUZZ_SECONDS) s ($(FUZZ_JOBS) process(es))"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp \
+	  ./release/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 $(FUZZ_PARALLEL) \
+	    -print_final_stats=1 -artifact_prefix=crashes/$$target- corpus/$$target ../Corpus/$$target \
+	    > $$target.log 2>&1 \
+	    || { tail -60 $$target.log; echo "error: $$target failed; the input is in Fuzz/.build/crashes"; exit 1; }; \
+	  grep -E "^(Done|stat::number_of_executed_units)" $$target.log | tail -1; \
+	done
+
 clean:
-	rm -rf .build .build-tsan out Benchmarks/.build
+	rm -rf .build .build-tsan out Benchmarks/.build Fuzz/.build

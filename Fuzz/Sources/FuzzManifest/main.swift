@@ -1,0 +1,7 @@
+import CFuzzDriver
+import Foundation
+
+// SwiftPM gives every executable its own `main`, so libFuzzer runs through its driver entry point.
+var arguments = CommandLine.argc
+var argumentVector: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&arguments, &argumentVector) { bytes, count in fuzzManifest(bytes, count) })
