@@ -130,6 +130,15 @@ import Testing
         let error = try #require(throws: DiskCacheError.self) { try DiskCache.deleteStore(at: fixture.url) }
         #expect(error.isNotAStore)
         #expect(fixture.files == ["renders.sqlite"])
+
+        // A damaged database without RasterKit's id may be anyone's: not deleted either.
+        let whole = try Data(contentsOf: fixture.url)
+        var damaged = whole
+        damaged.replaceSubrange(16..<18, with: [0xFF, 0xFF])   // an impossible page size
+        damaged.append(Data(repeating: 0xAB, count: 4096))
+        try damaged.write(to: fixture.url)
+        #expect(throws: DiskCacheError.self) { try DiskCache.deleteStore(at: fixture.url) }
+        #expect(try Data(contentsOf: fixture.url) == damaged)
     }
 
     @Test func checkStoreFileAcceptsStoresAndRefusesOthersWithoutWriting() throws {

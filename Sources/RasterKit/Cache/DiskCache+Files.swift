@@ -53,7 +53,13 @@ extension DiskCache {
             // Deleting a link removes the link alone, so such companions go with the store.
             kind = try DiskCacheFile.examine(url, checkingCompanions: false)
         }
-        if kind == .unclaimedDatabase { try checkStoreFile(at: url) }
+        if kind == .unclaimedDatabase {
+            // Deleting needs proof the file is ours: a damaged database without our id may be
+            // someone else's, so one that cannot be read is refused too.
+            do { _ = try DiskCacheInspector(url: url).checkIsStore() } catch let error as DiskCacheError where !error.isNotAStore {
+                throw DiskCacheError.notAStore(path: url.path, reason: "an SQLite database that cannot be read: \(error.message)")
+            }
+        }
         // The store itself where a link at `url` points (the link stays, to make the next store
         // there), and the companions beside it, where SQLite puts them.
         let path = url.resolvingSymlinksInPath().path
