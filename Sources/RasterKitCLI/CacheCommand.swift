@@ -4,9 +4,11 @@ import RasterKit
 
 /// `rasterkit cache stats|prune|clear`: look into and trim the persistent render store.
 ///
-/// Exits 0 on success and 2 for usage mistakes and stores that cannot be opened (a missing
-/// directory, a path that is a directory, no permission). A file that is not a usable store is
-/// moved aside by the store itself, with a warning, and reported as a fresh, empty store.
+/// Exits 0 on success and 2 for usage mistakes and stores that cannot be used (a missing
+/// directory, a path that is a directory, no permission, a damaged store for `stats`). A file
+/// that is not a RasterKit store (another program's database, text) is refused and left as it
+/// is. `stats` only reads; `clear` deletes the store's files; `prune` opens it for writing, and
+/// a damaged store is then moved aside by the store itself, with a warning.
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
@@ -20,13 +22,21 @@ struct CacheCommand: ParsableCommand {
 
         @OptionGroup var store: CacheStoreOptions
 
+        /// Reads the store without opening it for writing: nothing is created, renamed or
+        /// recovered just to be looked at. A missing store reports as empty, and says so.
         func run() throws {
-            let report = store.withStore(byteLimit: nil) { disk in
-                let statistics = try disk.statistics
-                return CacheReport(path: store.url.path, entries: statistics.count, bytes: statistics.totalBytes,
-                                   expired: statistics.expiredCount, types: try disk.typeSummaries())
-            } ?? CacheReport(path: store.url.path)
-            store.print(report)
+            let url = store.url
+            store.checkDirectory()
+            let contents: DiskCacheContents?
+            do { contents = try DiskCache.contents(at: url) } catch {
+                store.fail(error)
+            }
+            guard let contents else {
+                store.print(CacheReport(path: url.path, missing: true))
+                return
+            }
+            store.print(CacheReport(path: url.path, entries: contents.count, bytes: contents.totalBytes,
+                                    expired: contents.expiredCount, types: contents.types))
         }
     }
 
@@ -69,12 +79,25 @@ struct CacheCommand: ParsableCommand {
 
         @OptionGroup var store: CacheStoreOptions
 
+        /// Deletes the store's files rather than its rows: deleting rows needs free pages, so
+        /// it fails on the full disk that most calls for a clear. Entries are counted first,
+        /// read-only; a damaged store counts as none and is deleted all the same.
         func run() throws {
-            let report = store.withStore(byteLimit: nil) { disk in
-                let removed = try disk.removeAll()
-                return CacheReport(path: store.url.path, removed: removed)
-            } ?? CacheReport(path: store.url.path, removed: 0)
-            store.print(report)
+            let url = store.url
+            store.checkDirectory()
+            var removed = 0
+            do {
+                removed = try DiskCache.contents(at: url)?.count ?? 0
+            } catch let error as DiskCacheError where error.isNotAStore {
+                store.fail(error)
+            } catch {
+                // Damaged, or a companion link that reading refused: nothing can be counted,
+                // and the store goes anyway (a link is removed, never followed).
+            }
+            do { try DiskCache.deleteStore(at: url) } catch {
+                store.fail(error)
+            }
+            store.print(CacheReport(path: url.path, removed: removed))
         }
     }
 }
@@ -98,24 +121,36 @@ struct CacheStoreOptions: ParsableArguments {
     /// is created just to be looked at). Exits with 2 when the store cannot be opened or used.
     func withStore(byteLimit: Int?, _ body: (DiskCache) throws -> CacheReport) -> CacheReport? {
         let url = url
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if !exists {
-            let directory = url.deletingLastPathComponent().path
-            // The default store's directory appears with its first render; a given path must be real.
-            if path != nil, !FileManager.default.fileExists(atPath: directory) {
-                fail("cannot open the store '\(url.path)': the directory \(directory) does not exist")
-            }
-            return nil
-        }
+        checkDirectory()
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             let disk = try DiskCache(at: url, byteLimit: byteLimit ?? DiskCache.defaultByteLimit)
             let report = try body(disk)
             try disk.close()
             return report
         } catch {
-            fail("cannot use the store '\(url.path)': \(error)")
+            fail(error)
         }
+    }
+
+    /// Exits with 2 when a given path's directory is missing, or the path is a directory. The
+    /// default store's directory appears with its first render; a given path must be real.
+    func checkDirectory() {
+        let url = url
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            fail("cannot open the store '\(url.path)': SQLite error 14: the path is a directory, not a store file")
+        }
+        let directory = url.deletingLastPathComponent().path
+        if path != nil, !FileManager.default.fileExists(atPath: directory) {
+            fail("cannot open the store '\(url.path)': the directory \(directory) does not exist")
+        }
+    }
+
+    /// Exits with 2 for `error`: a refusal says in its own words that the file was left alone.
+    func fail(_ error: any Error) -> Never {
+        if let error = error as? DiskCacheError, error.refusal != nil { fail(error.message) }
+        fail("cannot use the store '\(url.path)': \(error)")
     }
 
     func print(_ report: CacheReport) {

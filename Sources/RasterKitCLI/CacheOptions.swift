@@ -26,6 +26,13 @@ struct CacheOptions: ParsableArguments {
         if FileManager.default.fileExists(atPath: cache, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ValidationError("--cache \(cache) is a folder; give the path of the store's file")
         }
+        // Another program's database or a text file given by mistake is refused before
+        // anything renders, and left as it is. Other problems only cost the disk tier.
+        do { try DiskCache.checkStoreFile(at: URL(fileURLWithPath: cache)) } catch let error as DiskCacheError where error.isNotAStore {
+            throw ValidationError("--cache: \(error.message)")
+        } catch {
+            // Anything else is reported once, when the store is opened, and rendering goes on.
+        }
     }
 
     /// Whether outputs already written and unchanged may be left alone.
@@ -33,11 +40,19 @@ struct CacheOptions: ParsableArguments {
 
     /// The rasterizer a batch renders with, made when the first output needs rendering: renders
     /// come from and go to the disk store at `--cache` (or the default store), unless `--no-cache`.
-    func makeRasterizer() throws -> Rasterizer {
+    /// A store that cannot be opened (full disk, read-only, a refused `-wal`) costs the disk
+    /// tier only: one warning, and the batch renders with memory alone, as with `--no-cache`.
+    func makeRasterizer() -> Rasterizer {
         let memoryLimit = 256 << 20
         if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit)) }
-        let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
-        return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk))
+        do {
+            let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
+            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk))
+        } catch {
+            let message = "rasterkit: warning: rendering without the render cache, which cannot be used: \(error)\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit))
+        }
     }
 
     /// Runs a batch of `svg` or `render` with these options: `body` runs the renderer with a
@@ -49,7 +64,7 @@ struct CacheOptions: ParsableArguments {
         let progress = ProgressBar(style: .forStandardError(silent: json))
         let options = self
         let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs) {
-            try options.makeRasterizer()
+            options.makeRasterizer()
         }
         let summary = body(renderer, progress)
         progress.finish()

@@ -5,6 +5,8 @@ import RasterKit
 /// Fields a subcommand does not report are left out of its JSON.
 struct CacheReport: Encodable {
     var path: String
+    /// `stats`: true when there is no store file (yet); left out otherwise.
+    var missing: Bool?
     var entries = 0
     var bytes = 0
     /// Entries past their expiry date still in the store.
@@ -20,7 +22,8 @@ struct CacheReport: Encodable {
     var json: String { JSONLine.encode(self) }
 
     var summary: String {
-        var lines = ["store: \(path)", "entries: \(entries) (\(Self.format(bytes: bytes)))"]
+        var lines = ["store: \(path)" + (missing == true ? " (no store yet)" : ""),
+                     "entries: \(entries) (\(Self.format(bytes: bytes)))"]
         if let removed {
             var line = "removed: \(removed) entries"
             if let removedBytes { line += " (\(Self.format(bytes: removedBytes)))" }

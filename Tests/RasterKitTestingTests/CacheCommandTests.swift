@@ -105,16 +105,75 @@ struct CachedDot: Rasterizable {
         #expect(try rasterkit("cache", "clear", environment: ["XDG_CACHE_HOME": directory.url.path]).status == 0)
     }
 
-    @Test func aStoreThatIsNotADatabaseIsMovedAsideWithAWarning() throws {
+    @Test func aFileThatIsNotAStoreIsRefusedByEverySubcommandAndLeftAlone() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("renders.sqlite")
-        try Data(String(repeating: "garbage ", count: 600).utf8).write(to: URL(fileURLWithPath: path))
-        let run = try rasterkit("cache", "stats", "--cache", path, "--json")
-        #expect(run.status == 0)
-        #expect(try run.json()["entries"] as? Int == 0)
-        #expect(run.stderr.contains("moved an unusable render store aside"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).contains { $0.hasPrefix("renders.sqlite.corrupt-") })
+        let text = Data(String(repeating: "garbage ", count: 600).utf8)
+        try text.write(to: URL(fileURLWithPath: path))
+        for subcommand in ["stats", "prune", "clear"] {
+            let run = try rasterkit("cache", subcommand, "--cache", path)
+            #expect(run.status == 2, "\(subcommand): \(run.stderr)")
+            #expect(run.stderr.contains(path) && run.stderr.contains("not a RasterKit store"), "\(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["renders.sqlite"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
+        let json = try rasterkit("cache", "stats", "--cache", path, "--json")
+        #expect(try (json.json()["error"] as? String)?.contains("not a RasterKit store") == true)
+    }
+
+    @Test func statsOnlyReadsTheStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try makeStore(in: directory)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try rasterkit("cache", "stats", "--cache", path, "--json").json()["entries"] as? Int == 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["renders.sqlite"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+
+        // A damaged store is reported (exit 2), not moved aside or replaced.
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
+        let damaged = try rasterkit("cache", "stats", "--cache", path)
+        #expect(damaged.status == 2 && damaged.stderr.contains(path), "\(damaged.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["renders.sqlite"])
+
+        // A missing store reads as empty and says so; nothing is created.
+        let missing = try rasterkit("cache", "stats", "--cache", directory.path("none.sqlite"), "--json")
+        #expect(missing.status == 0)
+        #expect(try missing.json()["missing"] as? Bool == true)
+        #expect(try rasterkit("cache", "stats", "--cache", directory.path("none.sqlite")).stdout.contains("no store yet"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["renders.sqlite"])
+    }
+
+    @Test func clearDeletesTheStoreFilesEvenWhenDamaged() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try makeStore(in: directory)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
+        let run = try rasterkit("cache", "clear", "--cache", path, "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
+    @Test func aSymlinkedWALIsRefusedClearlyAndNotFollowed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try makeStore(in: directory)
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        let victim = directory.path("victim.txt")
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: path + "-wal", withDestinationPath: victim)
+        for subcommand in ["stats", "prune"] {
+            let run = try rasterkit("cache", subcommand, "--cache", path)
+            #expect(run.status == 2 && run.stderr.contains("symbolic link"), "\(run.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("keep".utf8))
+        // `clear` removes the link along with the store, and nothing it points to.
+        #expect(try rasterkit("cache", "clear", "--cache", path).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("keep".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["victim.txt"])
     }
 
     @Test func unusableStoresAndBadFlagsExitTwo() throws {

@@ -2,15 +2,22 @@ import Foundation
 internal import Logging
 
 extension DiskCacheStore {
-    /// Opens the store at `url`. A file that is not a usable store (not a database, truncated,
-    /// failing `quick_check`, another program's tables, a newer schema) is moved aside as
-    /// `<name>.corrupt-<timestamp>`, with a warning, and a fresh store is made in its place:
-    /// a cache can always be rebuilt, so losing it must never stop rendering.
+    /// Opens the store at `url`. A RasterKit store that cannot be used (truncated, failing
+    /// `quick_check`, a newer schema) is moved aside as `<name>.corrupt-<timestamp>`, with a
+    /// warning, and a fresh store is made in its place: a cache can always be rebuilt, so losing
+    /// it must never stop rendering. Anything else (another program's database, a text file, a
+    /// device, a companion file SQLite would write through) is refused, untouched, with
+    /// ``DiskCacheError/refusal`` set: only files that were ours are ever moved.
     static func openRecovering(at url: URL, options: DiskCacheOptions) throws -> DiskCacheStore {
         try checkLocation(of: url)
+        let kind = try DiskCacheFile.examine(url)
         do {
             return try open(at: url, options: options)
         } catch let damage as DiskCacheSchema.Damage {
+            // Without our id in the header, a damaged file may be anyone's: leave it be.
+            guard kind == .store, !damage.isForeign else {
+                throw DiskCacheError.notAStore(path: url.path, reason: "\(damage)")
+            }
             let aside = try moveAside(url, at: options.clock())
             options.logger.warning("moved an unusable render store aside and started a fresh one", metadata: [
                 "path": "\(url.path)", "movedTo": "\(aside.lastPathComponent)", "reason": "\(damage)",
@@ -40,7 +47,9 @@ extension DiskCacheStore {
     }
 
     /// Renames the store and its WAL, shared-memory and journal files to
-    /// `<name>.corrupt-<UTC timestamp>` (plus their usual suffixes) in the same directory.
+    /// `<name>.corrupt-<UTC timestamp>` (plus their usual suffixes) in the same directory, then
+    /// deletes all but the newest ``keptCopies`` such copies: a store damaged on every run
+    /// must not fill the disk with them.
     static func moveAside(_ url: URL, at time: Double) throws -> URL {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
@@ -52,7 +61,7 @@ extension DiskCacheStore {
             attempt += 1
             target = directory.appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)-\(attempt)")
         }
-        for suffix in ["", "-wal", "-shm", "-journal"] {
+        for suffix in [""] + DiskCacheFile.companionSuffixes {
             let source = url.path + suffix
             guard FileManager.default.fileExists(atPath: source) else { continue }
             guard rename(source, target.path + suffix) == 0 else {
@@ -62,6 +71,27 @@ extension DiskCacheStore {
                                      path: url.path)
             }
         }
+        removeOldCopies(of: url)
         return target
+    }
+
+    /// How many moved-aside copies of a store are kept, newest first.
+    static let keptCopies = 2
+
+    /// Deletes moved-aside copies of the store beyond the newest ``keptCopies``. Their names
+    /// sort by time: the stamp is ISO 8601 in UTC, and `-2`, `-3`… (numerically) within a second.
+    private static func removeOldCopies(of url: URL) {
+        let directory = url.deletingLastPathComponent()
+        let prefix = "\(url.lastPathComponent).corrupt-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let copies = names.filter { name in
+            name.hasPrefix(prefix) && !DiskCacheFile.companionSuffixes.contains { name.hasSuffix($0) }
+        }.sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+        for copy in copies.dropFirst(keptCopies) {
+            for suffix in [""] + DiskCacheFile.companionSuffixes {
+                // unlink removes a link itself, never what it points to.
+                unlink(directory.appendingPathComponent(copy + suffix).path)
+            }
+        }
     }
 }

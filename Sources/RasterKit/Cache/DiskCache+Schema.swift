@@ -40,15 +40,28 @@ enum DiskCacheSchema {
                 PRAGMA application_id = \(applicationID);
                 """)
         }
+        migrator.registerMigration("v2-checksum") { db in
+            // A hash of (digest ‖ PNG) per entry (see `DiskCacheChecksum`): libpng silently drops
+            // a text chunk whose CRC is wrong, so a damaged scale or cap-insets chunk would decode
+            // as a render without them, and a blob moved to another row would decode fine.
+            // Entries written before it have NULL and are drawn again on their next lookup.
+            try db.execute(sql: "ALTER TABLE entries ADD COLUMN checksum INTEGER")
+        }
         return migrator
     }()
 
-    /// The columns of `entries` once every migration has run; update with each migration.
-    static let entryColumns: Set<String> = [
-        "id", "digest", "type_name", "render_version", "key_description", "pixel_width", "pixel_height", "scale",
-        "cap_top", "cap_left", "cap_bottom", "cap_right", "byte_size", "created_at", "last_access", "expires_at",
-        "children", "png",
+    /// The columns of `entries` each migration adds; add each new migration's.
+    static let columnsByMigration: [String: Set<String>] = [
+        "v1": [
+            "id", "digest", "type_name", "render_version", "key_description", "pixel_width", "pixel_height", "scale",
+            "cap_top", "cap_left", "cap_bottom", "cap_right", "byte_size", "created_at", "last_access", "expires_at",
+            "children", "png",
+        ],
+        "v2-checksum": ["checksum"],
     ]
+
+    /// The columns of `entries` once every migration has run.
+    static let entryColumns: Set<String> = columnsByMigration.values.reduce(into: []) { $0.formUnion($1) }
 
     /// Why an existing file cannot be used as it is.
     enum Damage: Error, CustomStringConvertible {
@@ -58,6 +71,11 @@ enum DiskCacheSchema {
         case foreign(String)
         /// A RasterKit store migrated by a newer build.
         case newer(unknownMigrations: [String])
+
+        /// Whether the file is someone else's, which is never moved aside.
+        var isForeign: Bool {
+            if case .foreign = self { true } else { false }
+        }
 
         var description: String {
             switch self {
@@ -75,12 +93,10 @@ enum DiskCacheSchema {
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             """)
         if identifier != applicationID {
-            // GRDB creates its migrations table just before the first migration's transaction, so
-            // a store another process is creating right now may show it, empty, and nothing else.
             let migrationsApplied = tables.contains("grdb_migrations")
                 ? try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0 : 0
-            if identifier != 0 || tables.contains(where: { $0 != "grdb_migrations" }) || migrationsApplied > 0 {
-                throw Damage.foreign("application id \(identifier), tables \(tables.sorted().joined(separator: ", "))")
+            if let foreign = foreignness(applicationID: identifier, tables: tables, migrationsApplied: migrationsApplied) {
+                throw Damage.foreign(foreign)
             }
         } else if try migrator.hasBeenSuperseded(db) {
             let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
@@ -89,11 +105,26 @@ enum DiskCacheSchema {
             // Migrated, yet missing columns: edited by hand or by a build whose schema was never
             // released. Every statement would fail on it, so it is treated as damaged.
             let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('entries')"))
-            let missing = entryColumns.subtracting(columns)
+            // Only what the applied migrations made: a store one migration behind is fine.
+            let expected = try migrator.appliedIdentifiers(db).reduce(into: Set<String>()) {
+                $0.formUnion(columnsByMigration[$1] ?? [])
+            }
+            let missing = expected.subtracting(columns)
             guard missing.isEmpty else { throw Damage.corrupt("the entries table lacks \(missing.sorted().joined(separator: ", "))") }
         }
         let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
         guard check == ["ok"] else { throw Damage.corrupt("quick_check: \(check.prefix(3).joined(separator: "; "))") }
+    }
+
+    /// Why a database without RasterKit's application id is someone else's, or nil when it is
+    /// empty and may become a store. GRDB creates its migrations table just before the first
+    /// migration's transaction, so a store another process is creating right now may show it,
+    /// empty, and nothing else.
+    static func foreignness(applicationID identifier: Int32, tables: [String], migrationsApplied: Int) -> String? {
+        guard identifier != 0 || tables.contains(where: { $0 != "grdb_migrations" }) || migrationsApplied > 0 else {
+            return nil
+        }
+        return "application id \(identifier), tables \(tables.sorted().joined(separator: ", "))"
     }
 
     /// Applies missing migrations. Two processes creating one store may both try the first

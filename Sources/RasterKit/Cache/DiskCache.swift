@@ -20,7 +20,8 @@ internal import Logging
 /// Entries expire after `defaultLifetime` (or a component's ``Rasterizable/diskCacheLifetime``),
 /// and the least recently used ones are evicted to keep PNG bytes under `byteLimit`. An entry
 /// is also a miss, and is replaced, when a component drawn inside it now has another render
-/// version (as far as ``ComponentVersions`` knows), or when its PNG does not decode.
+/// version (as far as ``ComponentVersions`` knows), when its PNG does not decode, and when a
+/// checksum of its key and PNG, or its scale, caps or size, do not match what was stored.
 public final class DiskCache: Sendable {
     /// Thirty days.
     public static let defaultLifetime: TimeInterval = 30 * 24 * 60 * 60
@@ -42,14 +43,18 @@ public final class DiskCache: Sendable {
 
     /// Opens the store at `url`, creating it if needed; the directory must exist.
     ///
-    /// A file that is not a usable store (not a database, truncated, failing SQLite's
-    /// `quick_check`, another program's tables, a newer RasterKit's schema) is moved aside as
-    /// `<name>.corrupt-<timestamp>` with a logged warning, and a fresh store is made.
+    /// A RasterKit store that cannot be used (truncated, failing SQLite's `quick_check`, its
+    /// header damaged, a newer RasterKit's schema) is moved aside as `<name>.corrupt-<timestamp>`
+    /// with a logged warning, and a fresh store is made; only the newest two such copies are kept.
+    /// Any other file is never moved or written: see ``DiskCacheError/isNotAStore``.
     ///
     /// - Throws: ``DiskCacheError`` with SQLite's result code when no store can be opened at
-    ///   all: a missing directory, a path that is a directory, no permission to write there, or
-    ///   another process holding the store locked for longer than the busy timeout. Rendering
-    ///   without a disk tier is then the caller's choice: `RasterCache(disk: try? DiskCache(at: url))`.
+    ///   all: a missing directory, a path that is a directory, no permission to write there, a
+    ///   full disk, or another process holding the store locked for longer than the busy timeout.
+    ///   With ``DiskCacheError/refusal`` set when the file is not a RasterKit store (another
+    ///   program's database, text, a device) or a `-wal`/`-shm`/`-journal` beside it is a link
+    ///   SQLite would write through. Rendering without a disk tier is then the caller's choice:
+    ///   `RasterCache(disk: try? DiskCache(at: url))`.
     public convenience init(at url: URL, byteLimit: Int = DiskCache.defaultByteLimit,
                             defaultLifetime: TimeInterval = DiskCache.defaultLifetime) throws {
         try self.init(at: url, byteLimit: byteLimit, defaultLifetime: defaultLifetime, options: DiskCacheOptions())
@@ -135,11 +140,7 @@ public final class DiskCache: Sendable {
         guard let (stored, children) = servableEntry(for: key, now: now) else { return nil }
         let image: RasterImage
         do {
-            image = try RasterImage(pngData: stored.png)
-            guard image.pixelWidth == stored.pixelWidth, image.pixelHeight == stored.pixelHeight else {
-                throw PNGError.corrupt(reason: "decoded \(image.pixelWidth)×\(image.pixelHeight) pixels, "
-                    + "stored as \(stored.pixelWidth)×\(stored.pixelHeight)")
-            }
+            image = try decodeChecked(stored)
         } catch {
             options.logger.warning("removing a stored render whose PNG does not decode",
                                    metadata: ["key": "\(key)", "error": "\(error)"])
@@ -158,8 +159,8 @@ public final class DiskCache: Sendable {
         if now - stored.lastAccess >= options.touchInterval { writer.touch(key.value, at: now) }
     }
 
-    /// The stored entry for `key` when it may be served: present, unexpired, and drawn with the
-    /// current render version of every child this process knows. Counts a miss otherwise.
+    /// The stored entry for `key` when it may be served: present, unexpired, intact (its
+    /// checksum matches the key and the PNG), and drawn with the current render version of every child this process knows. Counts a miss otherwise.
     private func servableEntry(for key: CacheKey, now: Double) -> (DiskCacheStore.StoredEntry, [ComponentVersion])? {
         let stored: DiskCacheStore.StoredEntry?
         do { stored = try store.reader.entry(for: key.value) } catch let error as DiskCacheError where error.isClosed {
@@ -173,6 +174,7 @@ public final class DiskCache: Sendable {
             counters.withLock { $0.misses += 1 }
             return nil
         }
+        guard hasIntegrity(stored, for: key) else { return nil }
         guard let children = DiskCacheChildren.decode(stored.childrenJSON),
               !ComponentVersions.containsOutdated(children) else {
             // Drawn with an older version of a nested component: it will be redrawn and replaced.

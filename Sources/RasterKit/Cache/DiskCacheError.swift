@@ -23,13 +23,28 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
     public var sql: String?
     /// The store's file.
     public var path: String
+    /// Set when RasterKit refused to use the file rather than SQLite failing on it.
+    public var refusal: Refusal?
 
-    public init(operation: Operation, resultCode: Int32, message: String, sql: String? = nil, path: String) {
+    /// Why RasterKit refused a file without touching it.
+    public enum Refusal: String, Hashable, Sendable {
+        /// The file exists and is not recognisably a RasterKit store (another program's
+        /// database, a text file, a device): it is left exactly as it is, never moved aside.
+        case notAStore
+        /// A `-wal`, `-shm` or `-journal` file beside the store is a symbolic link, not a
+        /// regular file, or has other hard links: SQLite would write through it to another file.
+        case unsafeCompanionFile
+    }
+
+    /// Creates an error; `refusal` is nil for failures that came from SQLite or the file system.
+    public init(operation: Operation, resultCode: Int32, message: String, sql: String? = nil, path: String,
+                refusal: Refusal? = nil) {
         self.operation = operation
         self.resultCode = resultCode
         self.message = message
         self.sql = sql
         self.path = path
+        self.refusal = refusal
     }
 
     /// SQLite's primary result code: the low byte of `resultCode`.
@@ -39,10 +54,15 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
     /// `SQLITE_LOCKED`): a passing condition, worth trying again.
     public var isContention: Bool { primaryResultCode == Self.busy || primaryResultCode == Self.locked }
 
+    /// Whether the file at `path` exists and is not a RasterKit store, so it was left alone.
+    public var isNotAStore: Bool { refusal == .notAStore }
+
     /// Whether the store was closed before the call.
     public var isClosed: Bool { primaryResultCode == Self.misuse && message == Self.closedMessage }
 
     public var description: String {
+        // A refusal did not come from SQLite, and its message already names the file.
+        if refusal != nil { return "disk cache: \(message)" }
         var text = "disk cache \(path): \(operation.rawValue) failed: SQLite error \(resultCode): \(message)"
         if let sql { text += " (SQL: \(sql))" }
         return text
@@ -53,7 +73,16 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
     static let misuse: Int32 = 21
     static let ioError: Int32 = 10
     static let cannotOpen: Int32 = 14
+    static let notADatabase: Int32 = 26
     static let closedMessage = "the disk cache is closed"
+
+    /// The file at `path` is not a RasterKit store: `reason` says what it looks like instead.
+    static func notAStore(path: String, reason: String) -> DiskCacheError {
+        DiskCacheError(operation: .open, resultCode: notADatabase,
+                       message: "\(path) is not a RasterKit store (\(reason)); it was left untouched. "
+                           + "Give another path, or delete the file yourself if it is not needed",
+                       path: path, refusal: .notAStore)
+    }
 
     static func closed(path: String, operation: Operation) -> DiskCacheError {
         DiskCacheError(operation: operation, resultCode: misuse, message: closedMessage, path: path)

@@ -59,7 +59,8 @@ final class DiskCacheReader: Sendable {
 /// reader hands it to one lookup at a time, which is why it may cross threads (`@unchecked`).
 final class DiskCacheReadConnection: @unchecked Sendable {
     static let lookupSQL = """
-        SELECT created_at, expires_at, last_access, pixel_width, pixel_height, children, png
+        SELECT created_at, expires_at, last_access, pixel_width, pixel_height, children, png,
+               scale, cap_top, cap_left, cap_bottom, cap_right, checksum
         FROM entries WHERE id = ?1 AND digest = ?2
         """
 
@@ -118,7 +119,10 @@ final class DiskCacheReadConnection: @unchecked Sendable {
                     created: sqlite3_column_double(lookup, 0), expires: sqlite3_column_double(lookup, 1),
                     lastAccess: sqlite3_column_double(lookup, 2),
                     pixelWidth: Int(sqlite3_column_int64(lookup, 3)), pixelHeight: Int(sqlite3_column_int64(lookup, 4)),
-                    childrenJSON: text(column: 5), png: blob(column: 6))
+                    scale: sqlite3_column_double(lookup, 7), capInsets: capInsets(from: 8),
+                    childrenJSON: text(column: 5),
+                    checksum: sqlite3_column_type(lookup, 12) == SQLITE_NULL ? nil : sqlite3_column_int64(lookup, 12),
+                    png: blob(column: 6))
             case SQLITE_DONE:
                 return nil
             case let status:
@@ -134,6 +138,13 @@ final class DiskCacheReadConnection: @unchecked Sendable {
         }
         return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(lookup, column))),
                       as: UTF8.self)
+    }
+
+    /// The four cap columns from `first` on, or nil when any is NULL (a render without caps).
+    private func capInsets(from first: Int32) -> EdgeInsets? {
+        guard (first..<first + 4).allSatisfy({ sqlite3_column_type(lookup, $0) != SQLITE_NULL }) else { return nil }
+        return EdgeInsets(top: sqlite3_column_double(lookup, first), left: sqlite3_column_double(lookup, first + 1),
+                          bottom: sqlite3_column_double(lookup, first + 2), right: sqlite3_column_double(lookup, first + 3))
     }
 
     private func blob(column: Int32) -> Data {

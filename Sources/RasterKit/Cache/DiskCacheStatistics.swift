@@ -20,6 +20,9 @@ public struct DiskCacheStatistics: Hashable, Sendable, Codable {
     public var writeFailures = 0
     /// Stored entries whose PNG did not decode; each was removed and counted as a miss.
     public var decodeFailures = 0
+    /// Stored entries whose checksum did not match their key and PNG (damaged, or another
+    /// entry's PNG): each was removed, counted as a miss, and drawn again.
+    public var integrityFailures = 0
     /// Lookups that failed in SQLite (and were treated as misses).
     public var readFailures = 0
     /// Entries removed to keep the store within its byte limit.
@@ -28,6 +31,26 @@ public struct DiskCacheStatistics: Hashable, Sendable, Codable {
     public var pendingWrites = 0
 
     public init() {}
+}
+
+/// What a store holds, as ``DiskCache/contents(at:now:)`` reads it without opening it for writing.
+public struct DiskCacheContents: Hashable, Sendable, Codable {
+    /// Entries, expired ones included until they are pruned.
+    public var count = 0
+    /// Bytes of PNG data.
+    public var totalBytes = 0
+    /// Entries past their expiry date.
+    public var expiredCount = 0
+    /// Entries and bytes per component type, largest first.
+    public var types: [DiskCacheTypeSummary] = []
+
+    /// Contents with the given totals (an empty store by default).
+    public init(count: Int = 0, totalBytes: Int = 0, expiredCount: Int = 0, types: [DiskCacheTypeSummary] = []) {
+        self.count = count
+        self.totalBytes = totalBytes
+        self.expiredCount = expiredCount
+        self.types = types
+    }
 }
 
 /// What ``DiskCache/prune()`` removed.

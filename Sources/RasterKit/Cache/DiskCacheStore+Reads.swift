@@ -9,7 +9,11 @@ extension DiskCacheStore {
         var lastAccess: Double
         var pixelWidth: Int
         var pixelHeight: Int
+        var scale: Double
+        var capInsets: EdgeInsets?
         var childrenJSON: String?
+        /// ``DiskCacheChecksum`` as written; nil for entries written before checksums were.
+        var checksum: Int64?
         var png: Data
     }
 

@@ -13,6 +13,8 @@ extension DiskCacheStore {
         let scale: Double
         let capInsets: EdgeInsets?
         let png: Data
+        /// ``DiskCacheChecksum`` of `digest` and `png`.
+        let checksum: Int64
         let created: Double
         let expires: Double
         let childrenJSON: String?
@@ -49,8 +51,8 @@ extension DiskCacheStore {
             let insert = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO entries (id, digest, type_name, render_version, key_description, pixel_width,
                     pixel_height, scale, cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, last_access,
-                    expires_at, children, png)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    expires_at, children, checksum, png)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for entry in entries {
                 let caps = entry.capInsets
@@ -58,7 +60,7 @@ extension DiskCacheStore {
                     entry.digest.storedID, entry.digest.storedBytes, entry.typeName, entry.renderVersion, entry.keyDescription,
                     entry.pixelWidth, entry.pixelHeight, entry.scale, caps?.top, caps?.left, caps?.bottom,
                     caps?.right, entry.png.count, entry.created, entry.created, entry.expires,
-                    entry.childrenJSON, entry.png,
+                    entry.childrenJSON, entry.checksum, entry.png,
                 ])
             }
             let touch = try db.cachedStatement(sql: """

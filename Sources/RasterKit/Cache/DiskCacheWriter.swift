@@ -24,6 +24,9 @@ final class DiskCacheWriter: Sendable {
         var isClosed = false
         /// The first write failure since the last flush, which that flush reports.
         var failureSinceFlush: DiskCacheError?
+        /// Whether the last batch failed: a full or read-only disk fails every batch, and one
+        /// warning says so; the next success re-arms it.
+        var isFailing = false
         /// The store's PNG bytes as last counted, plus what this process wrote since, and when
         /// they were counted: batches skip counting while the estimate is well under the limit.
         var estimatedBytes: Int?
@@ -238,6 +241,7 @@ final class DiskCacheWriter: Sendable {
                 statistics.evictions += result.eviction.removedCount
             }
             state.withLock { state in
+                state.isFailing = false
                 if let total = result.totalBytes {
                     state.estimatedBytes = total
                     state.lastCount = now
@@ -249,8 +253,13 @@ final class DiskCacheWriter: Sendable {
             let wrapped = DiskCacheError.wrapping(error, operation: .write, path: store.path)
             failure = wrapped
             commitFailed = true
-            options.logger.error("cannot write renders to the disk cache; they stay in memory only",
-                                 metadata: ["entries": "\(encoded.count)", "error": "\(wrapped)"])
+            let isFirst = state.withLock { state in
+                defer { state.isFailing = true }
+                return !state.isFailing
+            }
+            options.logger.log(level: isFirst ? .warning : .debug,
+                               "cannot write renders to the disk cache; they stay in memory only",
+                               metadata: ["entries": "\(encoded.count)", "error": "\(wrapped)"])
         }
         let failedEntries = encodingFailures + (commitFailed ? encoded.count : 0)
         if failedEntries > 0 { counters.withLock { $0.writeFailures += failedEntries } }
@@ -284,10 +293,12 @@ final class DiskCacheWriter: Sendable {
     /// The entry as columns, with `png` when someone else already encoded its pixels.
     private func encode(_ entry: DiskCachePendingEntry, png: Data?) throws -> DiskCacheStore.EncodedEntry {
         let image = entry.image
+        let png = try png ?? image.pngData(compression: .fast)
         return DiskCacheStore.EncodedEntry(
             digest: entry.key.value, typeName: entry.key.typeName, renderVersion: entry.key.renderVersion,
             keyDescription: entry.key.description, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
-            scale: image.scale, capInsets: image.capInsets, png: try png ?? image.pngData(compression: .fast),
+            scale: image.scale, capInsets: image.capInsets, png: png,
+            checksum: DiskCacheChecksum.of(digest: entry.key.value, png: png),
             created: entry.created, expires: entry.expires, childrenJSON: DiskCacheChildren.encode(entry.children))
     }
 }

@@ -1,0 +1,112 @@
+import Foundation
+internal import GRDBSQLite
+
+/// A read-only look into a store file that creates, renames and writes nothing: for
+/// `rasterkit cache stats` and for telling, before any write, whether a file is a store.
+///
+/// Opened through an SQLite URI with `mode=ro`, and `immutable=1` unless a WAL and its index are
+/// both there: without them the file holds every committed entry, and an immutable connection
+/// neither creates them nor takes locks. (A WAL without its index is then ignored, so its last
+/// transactions may be missing from what is read: it is left for a writer to recover.)
+final class DiskCacheInspector {
+    private let connection: OpaquePointer
+    private let path: String
+
+    /// Opens `url`, which must exist and have passed ``DiskCacheFile/examine(_:)``.
+    init(url: URL) throws {
+        path = url.path
+        let base = url.resolvingSymlinksInPath().path
+        let hasLiveWAL = ["-wal", "-shm"].allSatisfy { FileManager.default.fileExists(atPath: base + $0) }
+        // In an SQLite URI, `?`, `#` and `%` in the path must be escaped.
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        let uri = "file:\(escaped)?mode=ro" + (hasLiveWAL ? "" : "&immutable=1")
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        guard opened == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(opened))
+            sqlite3_close_v2(handle)
+            throw DiskCacheError(operation: .read, resultCode: opened, message: message, path: path)
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, 5000)
+        connection = handle
+    }
+
+    deinit { sqlite3_close_v2(connection) }
+
+    /// Throws ``DiskCacheError/notAStore(path:reason:)`` unless the database is a RasterKit
+    /// store or empty; returns whether it is a store (rather than an empty database).
+    func checkIsStore() throws -> Bool {
+        let identifier = Int32(truncatingIfNeeded: try integers("PRAGMA application_id").first ?? 0)
+        let tables = try strings("""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            """)
+        if identifier == DiskCacheSchema.applicationID { return tables.contains("entries") }
+        let applied = tables.contains("grdb_migrations") ? try integers("SELECT count(*) FROM grdb_migrations").first ?? 0 : 0
+        if let foreign = DiskCacheSchema.foreignness(applicationID: identifier, tables: tables,
+                                                     migrationsApplied: Int(applied)) {
+            throw DiskCacheError.notAStore(path: path, reason: "another program's database: \(foreign)")
+        }
+        return false
+    }
+
+    /// What the store holds; call after ``checkIsStore()`` returned true.
+    func contents(now: Double) throws -> DiskCacheContents {
+        let totals = try rows("""
+            SELECT count(*), total(byte_size), (SELECT count(*) FROM entries WHERE expires_at <= \(now)) FROM entries
+            """)
+        let types = try rows("""
+            SELECT type_name, count(*), total(byte_size) FROM entries GROUP BY type_name
+            ORDER BY total(byte_size) DESC, type_name
+            """).map { DiskCacheTypeSummary(typeName: $0[0].text, count: Int($0[1].number), totalBytes: Int($0[2].number)) }
+        let row = totals.first
+        return DiskCacheContents(count: Int(row?[0].number ?? 0), totalBytes: Int(row?[1].number ?? 0),
+                                 expiredCount: Int(row?[2].number ?? 0), types: types)
+    }
+
+    // MARK: Statements
+
+    /// One column value: a number or a text, as the queries above need.
+    private struct Value {
+        var number: Double
+        var text: String
+    }
+
+    private func integers(_ sql: String) throws -> [Int64] { try rows(sql).map { Int64($0[0].number) } }
+    private func strings(_ sql: String) throws -> [String] { try rows(sql).map { $0[0].text } }
+
+    private func rows(_ sql: String) throws -> [[Value]] {
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure(sql)
+        }
+        var rows: [[Value]] = []
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW:
+                rows.append((0..<sqlite3_column_count(statement)).map { column in
+                    let text = sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+                    return Value(number: sqlite3_column_double(statement, column), text: text)
+                })
+            case SQLITE_DONE:
+                return rows
+            default:
+                throw failure(sql)
+            }
+        }
+    }
+
+    private func failure(_ sql: String) -> DiskCacheError {
+        DiskCacheError(operation: .read, resultCode: sqlite3_extended_errcode(connection),
+                       message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
+    }
+}
