@@ -30,9 +30,11 @@ public struct ResourceLimits: Hashable, Sendable {
     public var maximumInterpolatedLength: Int
     /// The largest ancillary (text or metadata) chunk a PNG may carry.
     public var maximumPNGChunkBytes: Int
-    /// Bytes of pixel memory all renders of the process may hold at once; nil for no budget. A
-    /// render that would go over waits for others to finish; one that cannot fit even alone
-    /// fails with ``RenderError/memoryBudgetExceeded(requested:budget:)``.
+    /// Bytes of pixel memory the renders of one ``Rasterizer`` may hold at once while they draw
+    /// (their surfaces, shadow layers and masks; finished images count against the cache's own
+    /// limit instead); nil for no budget. A render that would go over waits for others to
+    /// finish; one that cannot fit even alone fails with
+    /// ``RenderError/memoryBudgetExceeded(requested:budget:)``.
     public var memoryBudget: Int?
     /// How long one render may draw before it stops with ``RenderError/timeLimitExceeded(seconds:)``;
     /// nil for no limit. Checked between drawing operations, so one operation finishes first.
