@@ -1,47 +1,17 @@
-/// Arrays of any element type: the count, then each element in order, written in place from
-/// the array's contiguous storage.
-final class ArrayPlan<Element>: TypePlan, @unchecked Sendable {
+/// `Array`, `ContiguousArray` and `ArraySlice` of any element type: the count, then each
+/// element in order, written in place from the collection's contiguous storage. The three give
+/// the same bytes for the same elements, as a reference walk does.
+final class ContiguousCollectionPlan<Elements: Collection>: TypePlan, @unchecked Sendable {
     private let element: PlanRef
 
     init(element: TypePlan) {
         self.element = PlanRef(element)
-        super.init(type: [Element].self)
+        super.init(type: Elements.self)
     }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
-        value.assumingMemoryBound(to: [Element].self).pointee.withUnsafeBufferPointer { elements in
-            writeElements(elements, element: element, into: &hasher, depth: depth)
-        }
-    }
-}
-
-/// `ContiguousArray`, written as an `Array` of the same elements.
-final class ContiguousArrayPlan<Element>: TypePlan, @unchecked Sendable {
-    private let element: PlanRef
-
-    init(element: TypePlan) {
-        self.element = PlanRef(element)
-        super.init(type: ContiguousArray<Element>.self)
-    }
-
-    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
-        value.assumingMemoryBound(to: ContiguousArray<Element>.self).pointee.withUnsafeBufferPointer { elements in
-            writeElements(elements, element: element, into: &hasher, depth: depth)
-        }
-    }
-}
-
-/// `ArraySlice`, written as an `Array` of the same elements.
-final class ArraySlicePlan<Element>: TypePlan, @unchecked Sendable {
-    private let element: PlanRef
-
-    init(element: TypePlan) {
-        self.element = PlanRef(element)
-        super.init(type: ArraySlice<Element>.self)
-    }
-
-    override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
-        value.assumingMemoryBound(to: ArraySlice<Element>.self).pointee.withUnsafeBufferPointer { elements in
+        // Always available for the three types this plan is made for (see `KeyPlanning`).
+        _ = value.assumingMemoryBound(to: Elements.self).pointee.withContiguousStorageIfAvailable { elements in
             writeElements(elements, element: element, into: &hasher, depth: depth)
         }
     }
@@ -122,19 +92,19 @@ extension Optional: KeyPlanning {
 
 extension Array: KeyPlanning {
     static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
-        ArrayPlan<Element>(element: builder.plan(for: Element.self))
+        ContiguousCollectionPlan<Self>(element: builder.plan(for: Element.self))
     }
 }
 
 extension ContiguousArray: KeyPlanning {
     static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
-        ContiguousArrayPlan<Element>(element: builder.plan(for: Element.self))
+        ContiguousCollectionPlan<Self>(element: builder.plan(for: Element.self))
     }
 }
 
 extension ArraySlice: KeyPlanning {
     static func makeKeyPlan(_ builder: inout TypePlanBuilder) -> TypePlan {
-        ArraySlicePlan<Element>(element: builder.plan(for: Element.self))
+        ContiguousCollectionPlan<Self>(element: builder.plan(for: Element.self))
     }
 }
 

@@ -54,9 +54,8 @@ final class WeakReferencePlan<Object: AnyObject>: TypePlan, @unchecked Sendable 
     }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
-        guard var object = value.assumingMemoryBound(to: Storage.self).pointee.object else { return hasher.write(tag: .none) }
-        hasher.write(tag: .some)
-        withUnsafePointer(to: &object) { objectPlan.write(UnsafeRawPointer($0), into: &hasher, depth: depth + 1) }
+        writeOptionalReference(value.assumingMemoryBound(to: Storage.self).pointee.object, plan: objectPlan,
+                               into: &hasher, depth: depth)
     }
 }
 
@@ -88,10 +87,18 @@ final class OptionalUnownedReferencePlan<Object: AnyObject>: TypePlan, @unchecke
     }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
-        guard var object = value.assumingMemoryBound(to: Storage.self).pointee.object else { return hasher.write(tag: .none) }
-        hasher.write(tag: .some)
-        withUnsafePointer(to: &object) { objectPlan.write(UnsafeRawPointer($0), into: &hasher, depth: depth + 1) }
+        writeOptionalReference(value.assumingMemoryBound(to: Storage.self).pointee.object, plan: objectPlan,
+                               into: &hasher, depth: depth)
     }
+}
+
+/// A reference read out of a `weak` or optional `unowned` field, written as an optional is.
+@inline(__always)
+private func writeOptionalReference<Object: AnyObject>(_ object: Object?, plan: PlanRef, into hasher: inout StateHasher,
+                                                       depth: Int) {
+    guard var object else { return hasher.write(tag: .none) }
+    hasher.write(tag: .some)
+    withUnsafePointer(to: &object) { plan.write(UnsafeRawPointer($0), into: &hasher, depth: depth + 1) }
 }
 
 /// `Any`, `any P`, `AnyObject` and `any Error`: the value inside, written by the plan of its own
