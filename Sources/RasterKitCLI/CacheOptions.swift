@@ -17,7 +17,7 @@ struct CacheOptions: ParsableArguments {
     func validate() throws {
         if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
         guard let cache else { return }
-        guard !cache.isEmpty else { throw ValidationError("--cache needs a path") }
+        try PathChecks.requireNonEmpty(cache, "--cache")
         var isDirectory: ObjCBool = false
         let folder = URL(fileURLWithPath: cache).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -45,8 +45,10 @@ struct RenderCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
+        try PathChecks.requireNonEmpty(manifest, "the manifest")
+        try PathChecks.requireNonEmpty(out, "--out")
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
-        if let contactSheet, contactSheet.isEmpty { throw ValidationError("--contact-sheet needs a path") }
+        if let contactSheet { try PathChecks.requireNonEmpty(contactSheet, "--contact-sheet") }
     }
 
     func run() throws {

@@ -54,6 +54,8 @@ struct SVGCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one SVG file or folder") }
+        for input in inputs { try PathChecks.requireNonEmpty(input, "an SVG input") }
+        try PathChecks.requireNonEmpty(out, "--out")
         guard !sizes.isEmpty else { throw ValidationError("give at least one --size") }
         for size in sizes where !(size.isFinite && size > 0) {
             throw ValidationError("--size must be a number greater than 0, not \(size)")
