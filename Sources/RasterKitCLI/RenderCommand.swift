@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The folder to write into (created if missing).")
     var out: String
 
-    @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
+    @Option(parsing: .unconditional, help: DefaultJobs.help)
     var jobs: Int = DefaultJobs.count
 
     @OptionGroup var caching: CacheOptions
@@ -47,7 +47,7 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         try PathChecks.requireNonEmpty(manifest, "the manifest")
         try PathChecks.requireNonEmpty(out, "--out")
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        try DefaultJobs.validate(jobs)
         if let contactSheet { try PathChecks.requireNonEmpty(contactSheet, "--contact-sheet") }
     }
 

@@ -34,7 +34,7 @@ struct SVGCommand: ParsableCommand {
     @Option(help: "The folder to write PNGs into (created if missing).")
     var out: String
 
-    @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
+    @Option(parsing: .unconditional, help: DefaultJobs.help)
     var jobs: Int = DefaultJobs.count
 
     @Option(help: "Paint every painted pixel in this colour, keeping its alpha (hex, e.g. FFFFFF or #1C71D8).")
@@ -63,7 +63,7 @@ struct SVGCommand: ParsableCommand {
         for scale in scales where !(scale.isFinite && scale > 0) {
             throw ValidationError("--scale must be a number greater than 0, not \(scale)")
         }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        try DefaultJobs.validate(jobs)
         if let tint { _ = try Self.parseTint(tint) }
     }
 
