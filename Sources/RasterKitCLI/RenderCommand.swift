@@ -19,7 +19,9 @@ struct RenderCommand: ParsableCommand {
             components with caps). svgs: entries are written as PNGs like rasterkit svg. Outputs whose \
             renders are unchanged since the last run into the same folder are left as they are, and every \
             file is written under a temporary name and renamed. A manifest with problems prints each one \
-            as file:line:column and exits 2 without writing anything; exits 1 when some outputs failed.
+            as file:line:column and exits 2 without writing anything; exits 1 when some outputs failed. \
+            Limits: RasterKit's defaults, lowered by the manifest's limits: section, then replaced by each \
+            limit flag given; an output over a limit fails alone.
             """)
 
     @Argument(help: "The manifest: YAML, or JSON.")
@@ -34,6 +36,8 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var caching: CacheOptions
 
     @OptionGroup var sharding: ShardOptions
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Option(help: "Write every component in this format instead of the formats its outputs name.")
     var format: FormatArgument?
@@ -72,7 +76,7 @@ struct RenderCommand: ParsableCommand {
         let manifest: Manifest
         let plan: BatchPlan
         do {
-            manifest = try Manifest(contentsOf: URL(fileURLWithPath: self.manifest))
+            manifest = try Manifest(contentsOf: URL(fileURLWithPath: self.manifest), limits: limits.manifestLoadingLimits)
             plan = try manifest.plan(format: format?.format, shard: shard)
         } catch {
             report(error)
@@ -80,7 +84,8 @@ struct RenderCommand: ParsableCommand {
         do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
         ManifestRunRecord.forget(in: directory)
 
-        let summary = caching.runBatch(jobs: jobs, json: json) { renderer, progress in
+        // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
+        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: manifest.limits)) { renderer, progress in
             renderer.run(plan, into: directory, progress: progress.update)
         }
         if let invocation, summary.failed == 0 { ManifestRunRecord.remember(plan, invocation: invocation, in: directory) }

@@ -16,8 +16,8 @@ struct SVGCommand: ParsableCommand {
             subfolders of folder inputs under --out. Outputs whose SVG, size, scale, mode and tint are \
             unchanged since the last run into the same folder are left as they are. Each file is written \
             under a temporary name and renamed, so an interrupted run never leaves a half-written PNG. \
-            Exits 0 when everything was written, 1 when some outputs failed (the rest are still \
-            written), 2 for usage errors.
+            An output over a limit (see Limits) fails alone. Exits 0 when everything was written, 1 \
+            when some outputs failed (the rest are still written), 2 for usage errors.
             """)
 
     @Argument(help: "SVG files, or folders searched for .svg files at any depth.")
@@ -44,6 +44,8 @@ struct SVGCommand: ParsableCommand {
     var mode: ContentModeArgument = .stretch
 
     @OptionGroup var caching: CacheOptions
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Flag(name: .customLong("allow-external-references"),
           help: "Let each SVG load images and other files from its own folder (off: nothing outside the SVG loads).")
@@ -75,7 +77,7 @@ struct SVGCommand: ParsableCommand {
         do { outputs = try batch.outputs() } catch { fail(error.description) }
         let directory = URL(fileURLWithPath: out)
         do { try Self.prepareOutputFolder(directory) } catch { fail(error.description) }
-        let summary = caching.runBatch(jobs: jobs, json: json) { renderer, progress in
+        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: .default)) { renderer, progress in
             renderer.run(outputs, into: directory, progress: progress.update)
         }
         BatchSummaryPrinter.print(summary, json: json)
