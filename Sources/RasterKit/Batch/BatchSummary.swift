@@ -46,6 +46,7 @@ public struct BatchSummary: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case total, drawn, cached, failed, seconds, failures, warnings }
 
+    /// Decodes a summary; one written before `warnings` existed has none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(total: try container.decode(Int.self, forKey: .total), drawn: try container.decode(Int.self, forKey: .drawn),
@@ -55,6 +56,8 @@ public struct BatchSummary: Codable, Hashable, Sendable {
         warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
     }
 
+    /// Encodes the summary, leaving `warnings` out when there are none, so the JSON of a
+    /// batch without them is what it always was.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(total, forKey: .total)
