@@ -136,7 +136,18 @@ typedef void (*rk_png_text_fn)(void *context, const char *key, const char *value
 
 /// Decodes any PNG (every colour type and bit depth, tRNS, interlaced) into straight 8-bit RGBA
 /// without gamma conversion: samples are taken as stored, as PNG viewers and pixelmatch do.
+///
+/// `limits` bounds what libpng itself allocates before `allocate` is asked for pixels: a chunk
+/// whose length field claims 2 GiB must fail on that field, not after libpng has tried to
+/// allocate it, and a stream of thousands of tiny text chunks must not be kept one by one.
+typedef struct rk_png_decode_limits {
+    uint32_t maximum_side;         // png_set_user_limits, for width and height
+    size_t maximum_chunk_bytes;    // png_set_chunk_malloc_max: ancillary chunks, inflated zTXt/iCCP
+    uint32_t maximum_cached_chunks; // png_set_chunk_cache_max: text, sPLT and unknown chunks kept
+} rk_png_decode_limits;
+
 static inline int rk_png_decode(const unsigned char *data, size_t length,
+                                const rk_png_decode_limits *limits,
                                 rk_png_allocate_fn allocate, rk_png_text_fn on_text,
                                 void *context, rk_png_failure *failure) {
     if (length < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) return RK_PNG_NOT_PNG;
@@ -156,6 +167,9 @@ static inline int rk_png_decode(const unsigned char *data, size_t length,
         return refused ? RK_PNG_REFUSED : RK_PNG_LIBPNG_ERROR;
     }
     png_set_read_fn(png, &source, rk_png_read_from_memory);
+    png_set_user_limits(png, limits->maximum_side, limits->maximum_side);
+    png_set_chunk_malloc_max(png, limits->maximum_chunk_bytes);
+    png_set_chunk_cache_max(png, limits->maximum_cached_chunks);
 #ifdef PNG_IGNORE_ADLER32
     // Every chunk's CRC-32 is still verified; zlib's Adler-32 over the same bytes adds nothing
     // but time (a sixth of a small image's decode).

@@ -10,6 +10,9 @@ enum BatchSummaryPrinter {
             return
         }
         Swift.print(text(summary))
+        if !summary.warnings.isEmpty {
+            FileHandle.standardError.write(Data(summary.warnings.map { "warning: \($0)\n" }.joined().utf8))
+        }
         guard !summary.failures.isEmpty else { return }
         let lines = summary.failures.map { "failed: \($0.file) → \($0.output): \($0.reason)" }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))

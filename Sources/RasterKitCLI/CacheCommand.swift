@@ -112,7 +112,7 @@ struct CacheStoreOptions: ParsableArguments {
     var json = false
 
     func validate() throws {
-        if let path, path.isEmpty { throw ValidationError("--cache needs a path") }
+        if let path { try PathChecks.requireNonEmpty(path, "--cache") }
     }
 
     var url: URL { path.map { URL(fileURLWithPath: $0) } ?? DiskCache.defaultURL }

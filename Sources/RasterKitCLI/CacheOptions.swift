@@ -17,7 +17,7 @@ struct CacheOptions: ParsableArguments {
     func validate() throws {
         if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
         guard let cache else { return }
-        guard !cache.isEmpty else { throw ValidationError("--cache needs a path") }
+        try PathChecks.requireNonEmpty(cache, "--cache")
         var isDirectory: ObjCBool = false
         let folder = URL(fileURLWithPath: cache).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -39,32 +39,33 @@ struct CacheOptions: ParsableArguments {
     var reusesUpToDateOutputs: Bool { !noCache }
 
     /// The rasterizer a batch renders with, made when the first output needs rendering: renders
-    /// come from and go to the disk store at `--cache` (or the default store), unless `--no-cache`.
-    /// A store that cannot be opened (full disk, read-only, a refused `-wal`) costs the disk
-    /// tier only: one warning, and the batch renders with memory alone, as with `--no-cache`.
-    func makeRasterizer() -> Rasterizer {
+    /// come from and go to the disk store at `--cache` (or the default store), unless `--no-cache`,
+    /// and each is held to `limits`. A store that cannot be opened (full disk, read-only, a refused
+    /// `-wal`) costs the disk tier only: one warning, and the batch renders with memory alone, as
+    /// with `--no-cache`.
+    func makeRasterizer(limits: ResourceLimits) -> Rasterizer {
         let memoryLimit = 256 << 20
-        if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit)) }
+        if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit), limits: limits) }
         do {
             let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
-            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk))
+            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk), limits: limits)
         } catch {
             let message = "rasterkit: warning: rendering without the render cache, which cannot be used: \(error)\n"
             FileHandle.standardError.write(Data(message.utf8))
-            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit))
+            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit), limits: limits)
         }
     }
 
-    /// Runs a batch of `svg` or `render` with these options: `body` runs the renderer with a
+    /// Runs a batch of `svg` or `render` with these options and `limits`: `body` runs the renderer with a
     /// progress bar on standard error (silent with `--json`). The cache opens only when something
     /// must be rendered, so a run with every output up to date never touches it, and its pending
     /// writes are committed before this returns. A store that cannot take them only costs renders
     /// in a later run, so the batch's result stands.
-    func runBatch(jobs: Int, json: Bool, _ body: (BatchRenderer, ProgressBar) -> BatchSummary) -> BatchSummary {
+    func runBatch(jobs: Int, json: Bool, limits: ResourceLimits, _ body: (BatchRenderer, ProgressBar) -> BatchSummary) -> BatchSummary {
         let progress = ProgressBar(style: .forStandardError(silent: json))
         let options = self
         let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs) {
-            options.makeRasterizer()
+            options.makeRasterizer(limits: limits)
         }
         let summary = body(renderer, progress)
         progress.finish()

@@ -51,7 +51,7 @@ struct DiffCommand: AsyncParsableCommand {
           help: "Blend semi-transparent pixels over pixelmatch's checkerboard, or over white with --no-checkerboard.")
     var checkerboard = true
 
-    @Option(name: .shortAndLong, help: "Write the diff image (PNG) here.")
+    @Option(name: .shortAndLong, help: "Write the diff image (PNG) here: in a folder that exists, and not over either input.")
     var output: String?
 
     @Flag(help: "Print one JSON object instead of a summary.")
@@ -78,6 +78,16 @@ struct DiffCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        try PathChecks.requireNonEmpty(expected, "the expected image")
+        try PathChecks.requireNonEmpty(actual, "the actual image")
+        if let output {
+            try PathChecks.requireNonEmpty(output, "--output")
+            // The diff image replaces whatever is at --output: never one of the images compared.
+            for input in [expected, actual] where PathChecks.sameFile(output, input) {
+                throw ValidationError("--output \(output) is the input image \(input); write the diff image elsewhere")
+            }
+            try PathChecks.requireExistingFolder(above: output, "--output")
+        }
         do { try options.validate() } catch { throw ValidationError(error.description) }
         if let maxDifferentPixels, maxDifferentPixels < 0 {
             throw ValidationError("--max-different-pixels must be 0 or more, not \(maxDifferentPixels)")
@@ -88,17 +98,26 @@ struct DiffCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let first: DiffInput, second: DiffInput
+        do throws(DiffInput.Failure) { (first, second) = (try DiffInput.read(expected), try DiffInput.read(actual)) } catch {
+            throw report(error.message, status: ExitStatus.usage)
+        }
+        // Sizes come from the headers: images that differ in size are not decoded at all.
+        guard first.size == second.size else {
+            let error = ImageDiffError.sizeMismatch(expected: first.size, actual: second.size)
+            throw report(error.description, json: DiffReport.Failure(error: error), status: ExitStatus.partialFailure)
+        }
         // Decoding dominates a comparison's time, so the two images are decoded at once.
-        async let decodedFirst = Self.loadPNG(expected)
-        async let decodedSecond = Self.loadPNG(actual)
+        async let decodedFirst = first.decode()
+        async let decodedSecond = second.decode()
         let (loadedFirst, loadedSecond) = await (decodedFirst, decodedSecond)
-        let first: RGBABitmap, second: RGBABitmap
-        do throws(InputError) { (first, second) = (try loadedFirst.get(), try loadedSecond.get()) } catch {
+        let expectedBitmap: RGBABitmap, actualBitmap: RGBABitmap
+        do throws(DiffInput.Failure) { (expectedBitmap, actualBitmap) = (try loadedFirst.get(), try loadedSecond.get()) } catch {
             throw report(error.message, status: ExitStatus.usage)
         }
         let result: ImageDiff.Result
         do {
-            result = try ImageDiff.compare(first, second, options: options, makeDiffImage: output != nil)
+            result = try ImageDiff.compare(expectedBitmap, actualBitmap, options: options, makeDiffImage: output != nil)
         } catch {
             // Options were validated, so only a size mismatch gets here: the images differ.
             throw report(error.description, json: DiffReport.Failure(error: error), status: ExitStatus.partialFailure)
@@ -111,22 +130,6 @@ struct DiffCommand: AsyncParsableCommand {
         let outcome = DiffReport(result: result, withinTolerance: tolerance.accepts(result), output: output)
         print(json ? JSONLine.encode(outcome) : outcome.summary)
         if !outcome.withinTolerance { throw ExitStatus.partialFailure }
-    }
-
-    /// Why an input image could not be used.
-    struct InputError: Error {
-        let message: String
-    }
-
-    /// Reads and decodes a PNG, or says which file failed and why.
-    private static func loadPNG(_ path: String) -> Result<RGBABitmap, InputError> {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            return .failure(InputError(message: "cannot read '\(path)': \(error.localizedDescription)"))
-        }
-        do { return .success(try RGBABitmap(pngData: data)) } catch {
-            return .failure(InputError(message: "cannot decode '\(path)': \(error)"))
-        }
     }
 
     /// Prints `message` to stderr (and a JSON error object to stdout with `--json`) and returns

@@ -19,7 +19,9 @@ struct RenderCommand: ParsableCommand {
             components with caps). svgs: entries are written as PNGs like rasterkit svg. Outputs whose \
             renders are unchanged since the last run into the same folder are left as they are, and every \
             file is written under a temporary name and renamed. A manifest with problems prints each one \
-            as file:line:column and exits 2 without writing anything; exits 1 when some outputs failed.
+            as file:line:column and exits 2 without writing anything; exits 1 when some outputs failed. \
+            Limits: RasterKit's defaults, lowered by the manifest's limits: section, then replaced by each \
+            limit flag given; an output over a limit fails alone.
             """)
 
     @Argument(help: "The manifest: YAML, or JSON.")
@@ -28,12 +30,14 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The folder to write into (created if missing).")
     var out: String
 
-    @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
+    @Option(parsing: .unconditional, help: DefaultJobs.help)
     var jobs: Int = DefaultJobs.count
 
     @OptionGroup var caching: CacheOptions
 
     @OptionGroup var sharding: ShardOptions
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Option(help: "Write every component in this format instead of the formats its outputs name.")
     var format: FormatArgument?
@@ -45,8 +49,10 @@ struct RenderCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
-        if let contactSheet, contactSheet.isEmpty { throw ValidationError("--contact-sheet needs a path") }
+        try PathChecks.requireNonEmpty(manifest, "the manifest")
+        try PathChecks.requireNonEmpty(out, "--out")
+        try DefaultJobs.validate(jobs)
+        if let contactSheet { try PathChecks.requireNonEmpty(contactSheet, "--contact-sheet") }
     }
 
     func run() throws {
@@ -70,7 +76,7 @@ struct RenderCommand: ParsableCommand {
         let manifest: Manifest
         let plan: BatchPlan
         do {
-            manifest = try Manifest(contentsOf: URL(fileURLWithPath: self.manifest))
+            manifest = try Manifest(contentsOf: URL(fileURLWithPath: self.manifest), limits: limits.manifestLoadingLimits)
             plan = try manifest.plan(format: format?.format, shard: shard)
         } catch {
             report(error)
@@ -78,7 +84,8 @@ struct RenderCommand: ParsableCommand {
         do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
         ManifestRunRecord.forget(in: directory)
 
-        let summary = caching.runBatch(jobs: jobs, json: json) { renderer, progress in
+        // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
+        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: manifest.limits)) { renderer, progress in
             renderer.run(plan, into: directory, progress: progress.update)
         }
         if let invocation, summary.failed == 0 { ManifestRunRecord.remember(plan, invocation: invocation, in: directory) }

@@ -4,14 +4,21 @@ import RasterKit
 /// `--contact-sheet`: every component state (and each SVG) once, read back from the files just
 /// written, at its size in points, labelled with its file name.
 enum RenderContactSheet {
+    static let maximumImageSide = 400.0, scale = 2.0
+
     static func write(title: String, previews: [BatchPreview], from directory: URL, to destination: URL) throws {
         var items: [ContactSheet.Item] = []
         for preview in previews {
             // An output that failed has no file; the summary already says so.
-            guard let data = try? Data(contentsOf: directory.appendingPathComponent(preview.path)) else { continue }
-            items.append(ContactSheet.Item(label: preview.label, image: try image(from: data, preview)))
+            guard let data = try? FileReader.read(directory.path + "/" + preview.path) else { continue }
+            // Each preview is scaled down as it is made and the full-size image dropped: a sheet
+            // of a hundred 4096² renders would otherwise hold 6 GiB of pixels before drawing.
+            let thumbnail = try ContactSheet.thumbnail(of: try image(from: data, preview), maximumSide: maximumImageSide,
+                                                       scale: scale)
+            items.append(ContactSheet.Item(label: preview.label, image: thumbnail))
         }
-        let sheet = try ContactSheet(title: title, items: items, width: 1_400, maximumImageSide: 400).render(scale: 2)
+        let sheet = try ContactSheet(title: title, items: items, width: 1_400, maximumImageSide: maximumImageSide)
+            .render(scale: scale)
         try AtomicFileWriter.write(try sheet.pngData(), to: destination.path)
     }
 

@@ -17,11 +17,12 @@ struct ReportCommand: ParsableCommand {
     var out: String = "report.html"
 
     func validate() throws {
+        try PathChecks.requireNonEmpty(artifacts, "the artifacts directory")
+        try PathChecks.requireNonEmpty(out, "--out")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: artifacts, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("\(artifacts) is not a directory")
         }
-        guard !out.isEmpty else { throw ValidationError("--out needs a file name") }
     }
 
     func run() throws {

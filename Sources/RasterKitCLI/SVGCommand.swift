@@ -16,8 +16,8 @@ struct SVGCommand: ParsableCommand {
             subfolders of folder inputs under --out. Outputs whose SVG, size, scale, mode and tint are \
             unchanged since the last run into the same folder are left as they are. Each file is written \
             under a temporary name and renamed, so an interrupted run never leaves a half-written PNG. \
-            Exits 0 when everything was written, 1 when some outputs failed (the rest are still \
-            written), 2 for usage errors.
+            An output over a limit (see Limits) fails alone. Exits 0 when everything was written, 1 \
+            when some outputs failed (the rest are still written), 2 for usage errors.
             """)
 
     @Argument(help: "SVG files, or folders searched for .svg files at any depth.")
@@ -34,7 +34,7 @@ struct SVGCommand: ParsableCommand {
     @Option(help: "The folder to write PNGs into (created if missing).")
     var out: String
 
-    @Option(parsing: .unconditional, help: "Outputs rendered at once; the default is one per processor.")
+    @Option(parsing: .unconditional, help: DefaultJobs.help)
     var jobs: Int = DefaultJobs.count
 
     @Option(help: "Paint every painted pixel in this colour, keeping its alpha (hex, e.g. FFFFFF or #1C71D8).")
@@ -45,6 +45,8 @@ struct SVGCommand: ParsableCommand {
 
     @OptionGroup var caching: CacheOptions
 
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     @Flag(name: .customLong("allow-external-references"),
           help: "Let each SVG load images and other files from its own folder (off: nothing outside the SVG loads).")
     var allowExternalReferences = false
@@ -54,6 +56,8 @@ struct SVGCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one SVG file or folder") }
+        for input in inputs { try PathChecks.requireNonEmpty(input, "an SVG input") }
+        try PathChecks.requireNonEmpty(out, "--out")
         guard !sizes.isEmpty else { throw ValidationError("give at least one --size") }
         for size in sizes where !(size.isFinite && size > 0) {
             throw ValidationError("--size must be a number greater than 0, not \(size)")
@@ -61,7 +65,7 @@ struct SVGCommand: ParsableCommand {
         for scale in scales where !(scale.isFinite && scale > 0) {
             throw ValidationError("--scale must be a number greater than 0, not \(scale)")
         }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+        try DefaultJobs.validate(jobs)
         if let tint { _ = try Self.parseTint(tint) }
     }
 
@@ -73,7 +77,7 @@ struct SVGCommand: ParsableCommand {
         do { outputs = try batch.outputs() } catch { fail(error.description) }
         let directory = URL(fileURLWithPath: out)
         do { try Self.prepareOutputFolder(directory) } catch { fail(error.description) }
-        let summary = caching.runBatch(jobs: jobs, json: json) { renderer, progress in
+        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: .default)) { renderer, progress in
             renderer.run(outputs, into: directory, progress: progress.update)
         }
         BatchSummaryPrinter.print(summary, json: json)

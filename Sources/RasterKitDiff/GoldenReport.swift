@@ -20,6 +20,9 @@ public struct GoldenReport: Sendable {
         public var expected: Data?
         public var actual: Data?
         public var diff: Data?
+        /// Images of the folder that were not embedded, by file name, with the reason: a
+        /// symbolic link, not a regular file, too large, or not a PNG.
+        public var leftOut: [String: String] = [:]
     }
 
     /// Failures, the largest share of differing pixels first.
@@ -35,25 +38,36 @@ public struct GoldenReport: Sendable {
             throw GoldenReportError.notADirectory(artifactsDirectory.path)
         }
         var failures: [Failure] = [], skipped: [(String, String)] = []
-        let folders = try manager.contentsOfDirectory(at: artifactsDirectory, includingPropertiesForKeys: nil)
-            .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+        // Only real folders: a symbolic link in the artifacts directory is not followed.
+        let folders = try manager.contentsOfDirectory(atPath: artifactsDirectory.path)
+            .map { artifactsDirectory.appendingPathComponent($0) }
+            .filter { ArtifactFile.isFolder($0.path) }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         for folder in folders {
-            do {
-                let summary = try JSONDecoder().decode(FailureSummary.self,
-                                                       from: Data(contentsOf: folder.appendingPathComponent("result.json")))
-                func image(_ name: String) -> Data? { try? Data(contentsOf: folder.appendingPathComponent(name)) }
-                guard let actual = image("actual.png") else {
-                    skipped.append((folder.lastPathComponent, "no actual.png"))
-                    continue
-                }
-                failures.append(Failure(identifier: summary.identifier, message: summary.message, golden: summary.golden,
-                                        ratio: summary.ratio, differentPixels: summary.differentPixels,
-                                        totalPixels: summary.totalPixels, expected: image("expected.png"), actual: actual,
-                                        diff: image("diff.png")))
-            } catch {
+            guard case .contents(let json) = ArtifactFile.read(folder.appendingPathComponent("result.json").path),
+                  let summary = try? JSONDecoder().decode(FailureSummary.self, from: json) else {
                 skipped.append((folder.lastPathComponent, "no readable result.json"))
+                continue
             }
+            var leftOut: [String: String] = [:]
+            func image(_ name: String) -> Data? {
+                switch ArtifactFile.png(folder.appendingPathComponent(name).path) {
+                case .missing: return nil
+                case .refused(let reason):
+                    leftOut[name] = reason
+                    return nil
+                case .contents(let data): return data
+                }
+            }
+            let actual = image("actual.png")
+            if actual == nil, leftOut["actual.png"] == nil {
+                skipped.append((folder.lastPathComponent, "no actual.png"))
+                continue
+            }
+            failures.append(Failure(identifier: summary.identifier, message: summary.message, golden: summary.golden,
+                                    ratio: summary.ratio, differentPixels: summary.differentPixels,
+                                    totalPixels: summary.totalPixels, expected: image("expected.png"), actual: actual,
+                                    diff: image("diff.png"), leftOut: leftOut))
         }
         self.failures = failures.sorted { ($0.ratio ?? 2, $1.identifier) > ($1.ratio ?? 2, $0.identifier) }
         self.skipped = skipped
@@ -77,7 +91,10 @@ public struct GoldenReport: Sendable {
         let ratio = failure.ratio.map { String(format: "%.4f%%", $0 * 100) } ?? "size differs"
         let pixels = failure.differentPixels.map { "\($0) of \(failure.totalPixels ?? 0) pixels" } ?? ""
         func figure(_ label: String, _ data: Data?) -> String {
-            guard let data else { return "<figure><figcaption>\(label)</figcaption><div class=\"missing\">none</div></figure>" }
+            guard let data else {
+                let note = failure.leftOut["\(label).png"].map { "left out: " + escape($0) } ?? "none"
+                return "<figure><figcaption>\(label)</figcaption><div class=\"missing\">\(note)</div></figure>"
+            }
             return "<figure><figcaption>\(label)</figcaption><img src=\"\(dataURL(data))\" alt=\"\(label)\"\(zoom(data))></figure>"
         }
         var compare = ""

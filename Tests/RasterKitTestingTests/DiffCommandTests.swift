@@ -114,4 +114,43 @@ import RasterKitTesting
         #expect(try rasterkit(a, a, "--max-different-ratio", "nan").status == 2)
         #expect(try rasterkit(a).status == 2)
     }
+
+    /// Issue 24, finding 11: sizes come from the headers, so an image too large to decode (here,
+    /// a header claiming 16000² with no pixel data behind it) is reported as a size mismatch
+    /// without being decoded.
+    @Test func aSizeMismatchIsReportedFromTheHeadersWithoutDecoding() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.solid(T.black, width: 4, height: 3), "a.png")
+        var huge = [UInt8](try T.solid(T.black, width: 1, height: 1).pngData().prefix(33))
+        for (offset, value) in [(16, 16_000), (20, 16_000)] {
+            for index in 0..<4 { huge[offset + index] = UInt8(value >> (24 - 8 * index) & 0xFF) }
+        }
+        try Data(huge).write(to: URL(fileURLWithPath: dir.path("huge.png")))
+        let run = try rasterkit(a, dir.path("huge.png"), "--json")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("expected 4×3, actual 16000×16000"))
+    }
+
+    /// Issue 24, finding 13: `-o` never overwrites an input (by path, symbolic or hard link), and
+    /// never creates folders.
+    @Test func theDiffImageNeverReplacesAnInputOrCreatesFolders() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let golden = try dir.write(T.black(whiteAt: [(2, 2)]), "golden.png")
+        let new = try dir.write(T.black(whiteAt: [(3, 3)]), "new.png")
+        let before = try Data(contentsOf: URL(fileURLWithPath: golden))
+        try FileManager.default.createSymbolicLink(atPath: dir.path("link.png"), withDestinationPath: golden)
+        try FileManager.default.linkItem(atPath: new, toPath: dir.path("hard.png"))
+        for output in [golden, new, dir.path("link.png"), dir.path("hard.png"), dir.path("./golden.png")] {
+            let run = try rasterkit(golden, new, "-o", output)
+            #expect(run.status == 2 && run.stderr.contains("is the input image"), "\(output): \(run.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: golden)) == before)
+        let missing = try rasterkit(golden, new, "-o", dir.path("no/such/dir/x.png"))
+        #expect(missing.status == 2 && missing.stderr.contains("does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("no")))
+        #expect(try rasterkit(golden, new, "-o", "").status == 2)
+        #expect(try rasterkit(golden, new, "-o", dir.path("diff.png")).status == 1)
+    }
 }

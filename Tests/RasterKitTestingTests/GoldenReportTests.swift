@@ -54,4 +54,35 @@ import Testing
         #expect(try CLI.run(["report", "/no/such/folder", "--out", page.path]).status == 2)
         #expect(try CLI.run(["report"]).status == 2)
     }
+
+    /// Issue 24, finding 6: the report follows no symbolic link and embeds only real PNGs; what
+    /// it leaves out, it says why.
+    @Test func symbolicLinksAndFilesThatAreNotPNGsAreLeftOutWithTheReason() throws {
+        let artifacts = try makeArtifacts()
+        defer { try? FileManager.default.removeItem(at: artifacts.deletingLastPathComponent()) }
+        let manager = FileManager.default
+        let secret = artifacts.deletingLastPathComponent().appendingPathComponent("passwd")
+        let secretText = "root:x:0:0:root:/root:/bin/bash\n"
+        try Data(secretText.utf8).write(to: secret)
+        let folder = try #require(try manager.contentsOfDirectory(atPath: artifacts.path).first { $0.contains("few") })
+        let fewFolder = artifacts.appendingPathComponent(folder)
+        try manager.removeItem(at: fewFolder.appendingPathComponent("actual.png"))
+        try manager.createSymbolicLink(at: fewFolder.appendingPathComponent("actual.png"), withDestinationURL: secret)
+        try manager.removeItem(at: fewFolder.appendingPathComponent("diff.png"))
+        try manager.copyItem(at: secret, to: fewFolder.appendingPathComponent("diff.png"))
+        // A folder that is a link to another artifact folder is not read at all.
+        try manager.createSymbolicLink(at: artifacts.appendingPathComponent("linked"), withDestinationURL: fewFolder)
+
+        let report = try GoldenReport(artifactsDirectory: artifacts)
+        #expect(report.failures.count == 2)
+        let failure = try #require(report.failures.first { $0.identifier.contains("few") })
+        #expect(failure.actual == nil && failure.diff == nil && failure.expected != nil)
+        #expect(failure.leftOut["actual.png"] == "it is a symbolic link")
+        #expect(failure.leftOut["diff.png"]?.contains("not a usable PNG") == true)
+        let html = report.html()
+        let encoded = Data(secretText.utf8).base64EncodedString()
+        #expect(!html.contains(encoded) && !html.contains("root:x:0:0"))
+        #expect(html.contains("left out: it is a symbolic link"))
+        #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 5 + 1)
+    }
 }

@@ -133,7 +133,7 @@ import RasterKit
         ["--size", "0"], ["--size", "-3"], ["--size", "nan"], ["--size", "inf"], ["--size", "abc"],
         ["--size", "16", "--scale", "-1"], ["--size", "16", "--scale", "0"],
         ["--size", "16", "--tint", "zzz"], ["--size", "16", "--tint", "#12345"],
-        ["--size", "16", "--jobs", "0"], ["--size", "16", "--cache", "cache.db", "--no-cache"],
+        ["--size", "16", "--jobs", "0"], ["--size", "16", "--jobs", "257"], ["--size", "16", "--cache", "cache.db", "--no-cache"],
         ["--size", "16", "--mode", "sideways"], [],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {

@@ -146,6 +146,45 @@ private func sample() throws -> RasterImage {
         #expect(throws: PNGError.self) { try RasterImage(pngData: try sample().pngData(), limits: small) }
     }
 
+    /// Issue 24, finding 10: a 131-byte PNG whose tEXt chunk claims 0x7FFFFFFF bytes made libpng
+    /// allocate gigabytes before it noticed the data was cut short. The chunk limit makes it
+    /// fail on the length field, with a typed error, before any allocation.
+    @Test(arguments: ["tEXt", "zTXt", "iTXt"])
+    func aTextChunkClaimingGigabytesFailsOnItsLength(type: String) throws {
+        var bytes = [UInt8](try RGBABitmap(width: 1, height: 1).pngData().prefix(33))  // signature and IHDR
+        bytes += [0x7F, 0xFF, 0xFF, 0xFF] + Array(type.utf8)
+        bytes += Array("Comment".utf8) + [0] + [UInt8](repeating: 0x41, count: 131 - bytes.count - 8)
+        #expect(bytes.count == 131)
+        let error = #expect(throws: PNGError.self) { try RGBABitmap(pngData: Data(bytes)) }
+        guard case .corrupt = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(throws: PNGError.self) { try RasterImage(pngData: Data(bytes)) }
+    }
+
+    /// A chunk under the limit still decodes; the limit is ResourceLimits.maximumPNGChunkBytes.
+    @Test func chunksWithinTheLimitDecodeAndAStricterLimitRefusesThem() throws {
+        let image = try RasterImage(size: Size(4), scale: 2) { $0.fillAll(with: .color(.red)) }
+        let data = try image.pngData()
+        #expect(try RasterImage(pngData: data).scale == 2)
+        let error = #expect(throws: PNGError.self) {
+            try data.withUnsafeBytes { _ = try PNGCodec.decode($0, limits: .default, maximumChunkBytes: 10) }
+        }
+        guard case .chunkTooLarge("tEXt", _, 10) = error else { Issue.record("\(String(describing: error))"); return }
+    }
+
+    /// Issue 24, finding 11: the size is known from the header alone, so an image too large to
+    /// decode can still be measured (and compared by size).
+    @Test func theHeaderGivesTheSizeWithoutDecoding() throws {
+        var data = try RGBABitmap(width: 1, height: 1).pngData()
+        func put(_ value: UInt32, at offset: Int) {
+            for index in 0..<4 { data[offset + index] = UInt8(value >> (24 - 8 * UInt32(index)) & 0xFF) }
+        }
+        put(16_000, at: 16)
+        put(12_000, at: 20)
+        #expect(try PNGHeader(data.prefix(33)) == PNGHeader(width: 16_000, height: 12_000))
+        #expect(throws: PNGError.notPNG(byteCount: 9)) { try PNGHeader(Data("not a png".utf8)) }
+        #expect(throws: PNGError.self) { try PNGHeader(data.prefix(20)) }
+    }
+
     @Test(arguments: [("10 10 10 10", "1"), ("1 1 1", "1"), ("a b c d", "1"), ("-1 0 0 0", "1"), ("1 1 1 1", "-2"),
                       ("1 1 1 1", "nan"), ("1 1 1 1", "x")])
     func metadataThatDoesNotFitIsIgnored(insets: String, scale: String) throws {

@@ -25,6 +25,9 @@ extension BatchRenderer {
     public func run(_ plan: BatchPlan, into directory: URL,
                     progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
         var failures: [BatchSummary.Failure] = []
+        // Folders that hold only catalog files (an .xcassets root) are swept here; run(_:into:)
+        // sweeps the folders of the images.
+        sweepStaleTemporaryFiles(under: directory.path, paths: plan.files.lazy.map(\.path))
         for file in plan.files {
             let path = directory.path + "/" + file.path
             if let existing = try? FileReader.read(path, naming: file.path), existing == file.contents { continue }

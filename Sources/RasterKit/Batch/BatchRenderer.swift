@@ -32,6 +32,7 @@ public final class BatchRenderer: Sendable {
         self.jobs = jobs
         self.reusesUpToDateOutputs = reusesUpToDateOutputs
         source = LazyRasterizer(rasterizer)
+        threads = WorkerThreads(stackSize: Self.workerStackSize)
     }
 
     /// A renderer that makes its rasterizer only when the first output needs rendering, so a
@@ -41,15 +42,24 @@ public final class BatchRenderer: Sendable {
     /// ```swift
     /// let renderer = BatchRenderer(jobs: 2) { Rasterizer(cache: RasterCache(disk: try DiskCache(at: url))) }
     /// ```
-    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, reusesUpToDateOutputs: Bool = true,
-                makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
+    public convenience init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, reusesUpToDateOutputs: Bool = true,
+                            makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
+        self.init(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs,
+                  threads: WorkerThreads(stackSize: Self.workerStackSize), makeRasterizer: makeRasterizer)
+    }
+
+    /// A renderer that starts its workers with `threads`: tests make some starts fail.
+    init(jobs: Int, reusesUpToDateOutputs: Bool, threads: WorkerThreads,
+         makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
         precondition(jobs >= 1, "BatchRenderer needs at least one job")
         self.jobs = jobs
         self.reusesUpToDateOutputs = reusesUpToDateOutputs
         source = LazyRasterizer(makeRasterizer)
+        self.threads = threads
     }
 
     private let source: LazyRasterizer
+    private let threads: WorkerThreads
 
     /// The rasterizer that draws and caches the images, once it has been made.
     public var rasterizer: Rasterizer? { source.made }
@@ -68,33 +78,51 @@ public final class BatchRenderer: Sendable {
         }
         for (index, reason) in units.rejected { tally.record(outputs[index], .failure(reason)) }
         let directoryPath = directory.path
+        sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path))
         let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
 
         let next = Atomic<Int>(0)
         let workers = min(jobs, units.groups.count)
         let finished = DispatchGroup()
         let placement = WorkerPlacement(workers: workers)
-        for workerIndex in 0..<workers {
-            finished.enter()
-            let thread = Thread { [self] in
-                placement?.pin(worker: workerIndex)
-                while true {
-                    let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard claimed < units.groups.count else { break }
-                    for claimedIndex in units.groups[claimed] {
-                        let output = outputs[claimedIndex]
-                        tally.record(output, produce(output, into: directoryPath, index: index))
-                    }
+        let started = threads.start(workers, finished: finished) { [self] workerIndex in
+            placement?.pin(worker: workerIndex)
+            while true {
+                let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard claimed < units.groups.count else { break }
+                for claimedIndex in units.groups[claimed] {
+                    let output = outputs[claimedIndex]
+                    tally.record(output, produce(output, into: directoryPath, index: index))
                 }
-                finished.leave()
             }
-            thread.stackSize = BatchRenderer.workerStackSize
-            thread.start()
         }
         finished.wait()
+        var warnings: [String] = []
+        if let failure = started.failure {
+            if started.started == 0 {
+                // No worker claimed anything: every output still waiting fails, saying why.
+                let reason = "no worker thread could be started (\(failure))"
+                for group in units.groups { for claimedIndex in group { tally.record(outputs[claimedIndex], .failure(reason)) } }
+            } else {
+                warnings.append("only \(started.started) of \(workers) worker threads could be started (\(failure)); "
+                                + "the batch ran on \(started.started)")
+            }
+        }
         // Losing the index only costs renders next time, so a failure to save it is no failure.
         if !outputs.isEmpty { try? index?.save() }
-        return tally.summary()
+        var summary = tally.summary()
+        summary.warnings = warnings
+        return summary
+    }
+
+    /// Removes temporary files that killed runs left in the folders this batch writes to (see
+    /// ``StaleTemporaryFiles``): `directory` and the folder of each of `paths` (relative to it).
+    func sweepStaleTemporaryFiles(under directory: String, paths: some Sequence<String>) {
+        var folders: Set<String> = [""]
+        for path in paths {
+            if let slash = path.lastIndex(of: "/") { folders.insert(String(path[..<slash])) }
+        }
+        for folder in folders { StaleTemporaryFiles.sweep(folder.isEmpty ? directory : directory + "/" + folder) }
     }
 
     /// Renders, encodes and writes one output, unless its file is already up to date.

@@ -30,6 +30,9 @@ public struct BatchSummary: Codable, Hashable, Sendable {
     public var seconds: Double
     /// Every failed output, ordered by output path.
     public var failures: [Failure]
+    /// Problems that did not fail an output but should be seen, such as worker threads the
+    /// system refused to start. Left out of the JSON when empty.
+    public var warnings: [String] = []
 
     /// A summary with the given counts.
     public init(total: Int, drawn: Int, cached: Int, failed: Int, seconds: Double, failures: [Failure]) {
@@ -39,6 +42,31 @@ public struct BatchSummary: Codable, Hashable, Sendable {
         self.failed = failed
         self.seconds = seconds
         self.failures = failures
+    }
+
+    private enum CodingKeys: String, CodingKey { case total, drawn, cached, failed, seconds, failures, warnings }
+
+    /// Decodes a summary; one written before `warnings` existed has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(total: try container.decode(Int.self, forKey: .total), drawn: try container.decode(Int.self, forKey: .drawn),
+                  cached: try container.decode(Int.self, forKey: .cached), failed: try container.decode(Int.self, forKey: .failed),
+                  seconds: try container.decode(Double.self, forKey: .seconds),
+                  failures: try container.decode([Failure].self, forKey: .failures))
+        warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
+    }
+
+    /// Encodes the summary, leaving `warnings` out when there are none, so the JSON of a
+    /// batch without them is what it always was.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(total, forKey: .total)
+        try container.encode(drawn, forKey: .drawn)
+        try container.encode(cached, forKey: .cached)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(failures, forKey: .failures)
+        if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
     }
 
     /// Outputs written (drawn or cached).

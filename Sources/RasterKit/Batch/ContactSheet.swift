@@ -33,6 +33,19 @@ public struct ContactSheet: Sendable {
         self.maximumImageSide = maximumImageSide
     }
 
+    /// `image` as the sheet shows it: no larger than `maximumSide` points a side and `scale`
+    /// pixels a point. Callers that make many items scale each one down as it is made, so a
+    /// sheet of large renders holds only small previews rather than every full-size image at once.
+    public static func thumbnail(of image: RasterImage, maximumSide: Double, scale: Double) throws -> RasterImage {
+        let factor = min(1, maximumSide / max(image.size.width, image.size.height))
+        let size = Size(width: image.size.width * factor, height: image.size.height * factor)
+        let pixels = (size.width * scale).rounded(.up) * (size.height * scale).rounded(.up)
+        guard pixels < Double(image.pixelWidth * image.pixelHeight) else { return image }
+        return try RasterImage(size: size, scale: scale) { canvas in
+            canvas.draw(image, in: Rect(size: size), interpolation: .good)
+        }
+    }
+
     private static let padding = 16.0, labelHeight = 28.0, minimumCell = 88.0
     private static let labelStyle = TextStyle(font: "DejaVu Sans Mono 9", color: Color(white: 0.35),
                                               alignment: .center, maxLines: 2)

@@ -6,6 +6,8 @@ public enum PNGError: Error, Hashable, Sendable, CustomStringConvertible {
     case corrupt(reason: String)
     /// The image is larger than the ``PixelLimits`` in force.
     case tooLarge(width: Int, height: Int, limits: PixelLimits)
+    /// A chunk other than image data is longer than ``ResourceLimits/maximumPNGChunkBytes``.
+    case chunkTooLarge(type: String, byteCount: Int, limit: Int)
     /// Memory for the image could not be allocated.
     case outOfMemory
     /// libpng failed while encoding.
@@ -19,6 +21,8 @@ public enum PNGError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .tooLarge(width, height, limits):
             "a \(width)×\(height) PNG exceeds the limit of \(limits.maximumSide) pixels a side and "
                 + "\(limits.maximumPixelCount) pixels in all"
+        case let .chunkTooLarge(type, count, limit):
+            "the PNG's \(type) chunk of \(count) bytes is over the limit of \(limit) bytes"
         case .outOfMemory: "out of memory while decoding a PNG"
         case .encodingFailed(let reason): "PNG encoding failed: \(reason)"
         }

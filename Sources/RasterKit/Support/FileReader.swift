@@ -18,12 +18,21 @@ public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Reads whole files, refusing what is not a regular file or is larger than a limit before
 /// reading it: every file RasterKit reads (SVGs, PNGs, manifests, indexes) comes through here.
 package enum FileReader {
-    /// The bytes of the regular file at `path`, named `name` in errors.
+    /// The bytes of the regular file at `path`, named `name` in errors. With
+    /// `followingSymbolicLinks` false, a symbolic link as the last part of `path` is refused
+    /// rather than read through (for files in folders others can write, such as test artifacts).
     package static func read(_ path: String, naming name: String? = nil,
-                     limit: Int = ResourceLimits.default.maximumInputBytes) throws(FileReadError) -> Data {
+                     limit: Int = ResourceLimits.default.maximumInputBytes,
+                     followingSymbolicLinks: Bool = true) throws(FileReadError) -> Data {
         let name = name ?? path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileReadError(path: name, reason: String(cString: strerror(errno))) }
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; it
+        // changes nothing for regular files, and anything else is refused below.
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingSymbolicLinks ? 0 : O_NOFOLLOW)
+        let descriptor = open(path, flags)
+        guard descriptor >= 0 else {
+            let reason = errno == ELOOP && !followingSymbolicLinks ? "it is a symbolic link" : String(cString: strerror(errno))
+            throw FileReadError(path: name, reason: reason)
+        }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

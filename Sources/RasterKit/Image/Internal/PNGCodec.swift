@@ -11,8 +11,22 @@ enum PNGCodec {
         var texts: [String: String]
     }
 
-    /// Decodes any PNG into straight RGBA, checking the size against `limits` before allocating.
-    static func decode(_ data: UnsafeRawBufferPointer, limits: PixelLimits) throws -> Decoded {
+    /// Text, sPLT and unknown chunks libpng keeps for one image; UI images carry a handful, and a
+    /// file of thousands of tiny chunks is an attack on memory, not an image.
+    static let maximumCachedChunks: UInt32 = 256
+
+    /// Decodes any PNG into straight RGBA. Before libpng starts, the size is checked against
+    /// `limits` from the header and every chunk's length against the data and `maximumChunkBytes`
+    /// (see ``PNGChunkScan``), so a chunk whose length field claims gigabytes fails on that field
+    /// instead of being allocated; libpng is told the same limits for what it inflates.
+    static func decode(_ data: UnsafeRawBufferPointer, limits: PixelLimits,
+                       maximumChunkBytes: Int = ResourceLimits.default.maximumPNGChunkBytes) throws -> Decoded {
+        guard data.count > 0 else { throw PNGError.notPNG(byteCount: 0) }
+        // The cheap header read refuses an oversized image with a typed error; libpng's own
+        // user limits below repeat the check for anything that slips past it.
+        let prefix = Data(UnsafeRawBufferPointer(rebasing: data.prefix(PNGHeader.byteCount)))
+        if let header = try? PNGHeader(prefix) { try header.check(limits) }
+        try PNGChunkScan.check(data, maximumChunkBytes: maximumChunkBytes)
         final class Context {
             let limits: PixelLimits
             var storage: PixelStorage?
@@ -23,9 +37,12 @@ enum PNGCodec {
         }
         let context = Context(limits: limits)
         var failure = rk_png_failure()
-        guard let base = data.baseAddress, data.count > 0 else { throw PNGError.notPNG(byteCount: 0) }
+        guard let base = data.baseAddress else { throw PNGError.notPNG(byteCount: 0) }
+        var decodeLimits = rk_png_decode_limits(
+            maximum_side: UInt32(clamping: limits.maximumSide),
+            maximum_chunk_bytes: max(1, maximumChunkBytes), maximum_cached_chunks: maximumCachedChunks)
         let status = rk_png_decode(
-            base.assumingMemoryBound(to: UInt8.self), data.count,
+            base.assumingMemoryBound(to: UInt8.self), data.count, &decodeLimits,
             { pointer, width, height in
                 let context = Unmanaged<Context>.fromOpaque(pointer!).takeUnretainedValue()
                 let w = Int(width), h = Int(height)
