@@ -160,6 +160,25 @@ private func sample() throws -> RasterImage {
         #expect(throws: PNGError.self) { try RasterImage(pngData: Data(bytes)) }
     }
 
+    /// A small file whose header claims 16000 × 16000 pixels, within the pixel limits, with a few
+    /// bytes of image data: deflate cannot expand them that far, so it is refused as truncated
+    /// before a gigabyte of rows is allocated.
+    @Test func imageDataTooShortForTheClaimedSizeIsRefusedBeforeAllocating() throws {
+        var data = try RGBABitmap(width: 1, height: 1).pngData()
+        func put(_ value: UInt32, at offset: Int) {
+            for index in 0..<4 { data[offset + index] = UInt8(value >> (24 - 8 * UInt32(index)) & 0xFF) }
+        }
+        put(16_000, at: 16)
+        put(16_000, at: 20)
+        put(crc32(Array(data[12..<29])), at: 29)
+        let error = #expect(throws: PNGError.self) { try RasterImage(pngData: data) }
+        guard case .corrupt(let reason) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(reason.contains("cannot hold"), "\(reason)")
+        // Real images, however well they compress, still decode.
+        let flat = try RasterImage(size: Size(1_000), scale: 1) { $0.fillAll(with: .color(.white)) }
+        #expect(try RasterImage(pngData: try flat.pngData(compression: .best)).pixelWidth == 1_000)
+    }
+
     /// A chunk under the limit still decodes; the limit is ResourceLimits.maximumPNGChunkBytes.
     @Test func chunksWithinTheLimitDecodeAndAStricterLimitRefusesThem() throws {
         let image = try RasterImage(size: Size(4), scale: 2) { $0.fillAll(with: .color(.red)) }
