@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RasterKit", targets: ["RasterKit"]),
+        .library(name: "RasterKitBatch", targets: ["RasterKitBatch"]),
         .library(name: "RasterKitTesting", targets: ["RasterKitTesting"]),
         .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
     ],
@@ -34,6 +35,14 @@ let package = Package(
             dependencies: [
                 "CCairo", "CPNG", "CRsvg", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Batches: manifests (the only importer of Yams), the layer model, output formats, SVG
+        // folders, shards and the parallel renderer. Library and golden-test users never link it.
+        .target(
+            name: "RasterKitBatch",
+            dependencies: [
+                "RasterKit",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -44,18 +53,18 @@ let package = Package(
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitDiff",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Example components drawn with Canvas, used by the demo, the goldens and the benchmarks.
         .target(name: "RasterKitExamples", dependencies: ["RasterKit"], path: "Examples/Components"),
-        .executableTarget(name: "RasterKitDemo", dependencies: ["RasterKit", "RasterKitExamples"], path: "Examples/Demo"),
+        .executableTarget(name: "RasterKitDemo", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitExamples"], path: "Examples/Demo"),
         // A small executable the tests spawn to check behaviour across processes.
         .executableTarget(name: "RasterKitProbe", dependencies: ["RasterKit"], path: "Tests/RasterKitProbe"),
         .testTarget(
-            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe"],
+            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe"],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitDiff", "RasterKitTesting", "RasterKitCLI"]),
+            name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTesting", "RasterKitCLI"]),
     ]
 )

@@ -2,6 +2,7 @@
 // contact sheet of all of them, then says where they are.
 import Foundation
 import RasterKit
+import RasterKitBatch
 import RasterKitExamples
 
 let output = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "out/demo", isDirectory: true)

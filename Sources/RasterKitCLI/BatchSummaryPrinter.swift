@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// Prints a batch's summary the same way for every batch command (`svg`, `render`): a line of
 /// counts on stdout and one line per failure on stderr, or one JSON object on stdout.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// `rasterkit cache stats|prune|clear`: look into and trim the persistent render store.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// `--cache PATH | --no-cache`, shared by the commands that render: the one place a command's
 /// rasterizer and its disk store are set up and flushed.

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// What a `rasterkit cache` subcommand reports: sorted-key JSON with `--json`, or a few lines.
 /// Fields a subcommand does not report are left out of its JSON.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// `--max-memory`, `--time-limit`, `--max-side`, `--max-pixels`, `--max-file-size`: the parts of
 /// ``ResourceLimits`` a command that renders lets its user set, shared by `render` and `svg`.

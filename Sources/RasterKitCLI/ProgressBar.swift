@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 import Synchronization
 
 /// Shows a batch's progress on stderr: a redrawn bar on a terminal

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// `--contact-sheet`: every component state (and each SVG) once, read back from the files just
 /// written, at its size in points, labelled with its file name.

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// What `rasterkit render` prints when it is done: the batch summary `rasterkit svg` prints,
 /// plus the shard, the catalog files written beside the images, and the contact sheet.

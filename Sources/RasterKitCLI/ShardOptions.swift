@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// `--shard I/N`, or `--shard-count N` with the index from `JOB_COMPLETION_INDEX` (what a
 /// Kubernetes Indexed Job sets in each of its pods): which part of a batch this run renders.

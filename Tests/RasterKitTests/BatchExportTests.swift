@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Asset catalogs and nine-patch drawables, as Xcode and Android read them.
 @Suite struct BatchExportTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Batches redraw only what changed, share nested children, and run from Swift as from the CLI.
 @Suite struct BatchIncrementalTests {

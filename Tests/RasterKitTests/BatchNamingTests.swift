@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// How batch outputs are named and laid out in each format.
 @Suite struct BatchNamingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// The index a batch keeps in its output folder is a file users can break: any damage costs
 /// renders, never a crash or a wrong "up to date".

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Issue 24: what a batch does about runs killed half-way and threads the system refuses.
 @Suite struct BatchRobustnessTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Shards split a batch so that N runs together write exactly the files of one run.
 @Suite struct BatchShardTests {

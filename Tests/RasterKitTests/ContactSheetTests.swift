@@ -1,5 +1,6 @@
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 @Suite struct ContactSheetTests {
     /// Issue 24, finding 11: previews are scaled down to what the sheet shows as they are made,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Issue 24's findings, replayed with small generated inputs: each must end in a typed error
 /// for that input alone, quickly and within bounded memory — never a trap or an exhausted process.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// What resolved layers draw, checked pixel by pixel.
 @Suite struct ManifestDrawingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Every kind of manifest mistake, reported at its line and column with what was expected —
 /// all of them at once.

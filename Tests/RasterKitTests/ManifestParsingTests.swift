@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Every layer kind and property a manifest can hold, read into resolved layers.
 @Suite struct ManifestParsingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// The record that lets an unchanged manifest be known up to date without loading it: every
 /// input it read and every file it left must still be as they were, or it vouches for nothing.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Variables: states fill layer properties, and each state's resolved tree is its cache key.
 @Suite struct ManifestVariableTests {

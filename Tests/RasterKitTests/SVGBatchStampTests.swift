@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// A warm `svg` batch tells unchanged sources by their stamps (identity, size and times) and does
 /// not read them; any change to a source, or to how it is rendered, reads it again.

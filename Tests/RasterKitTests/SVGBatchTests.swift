@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 @Suite struct SVGBatchTests {
     typealias S = SVGSamples

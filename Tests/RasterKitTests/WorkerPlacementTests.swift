@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// Batch workers keep to a processor each when there is one worker per processor, and the
 /// threads they start (as Pango starts for font matching) inherit that processor.

@@ -126,7 +126,7 @@ public final class DiskCache: Sendable {
     /// Offers `png`, a PNG of exactly the pixels queued under `key`, so that the writer stores
     /// it instead of encoding the render again. A batch writing the same render to a file
     /// hands over that file's bytes; once the entry is written, the offer is ignored.
-    func adoptEncoding(_ png: Data, for key: CacheKey) {
+    package func adoptEncoding(_ png: Data, for key: CacheKey) {
         writer.adoptEncoding(png, for: key.value)
     }
 

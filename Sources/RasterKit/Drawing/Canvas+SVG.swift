@@ -19,7 +19,7 @@ extension Canvas {
     }
 
     /// `draw(svg:in:contentMode:tint:)`, throwing at once.
-    func drawSVG(_ document: SVGDocument, in rect: Rect, contentMode: ContentMode, tint: Color?) throws {
+    package func drawSVG(_ document: SVGDocument, in rect: Rect, contentMode: ContentMode, tint: Color?) throws {
         guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite else {
             throw RenderError.invalidSize(rect.size)
         }

@@ -73,7 +73,7 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
 
     /// A document that has not been parsed yet: batches make these so that a render served
     /// from the cache never pays for parsing. Drawing parses it and reports its errors.
-    init(unvalidatedData data: Data, externalReferences: ExternalReferences, source: String?,
+    package init(unvalidatedData data: Data, externalReferences: ExternalReferences, source: String?,
          measuredSize: Size? = nil, digest: StableDigest? = nil) {
         self.data = data
         self.digest = digest ?? SVGDocument.digest(of: data)
@@ -136,7 +136,7 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The bytes of the SVG file at `path`, named `name` in errors.
-    static func readFile(_ path: String, naming name: String,
+    package static func readFile(_ path: String, naming name: String,
                          limits: ResourceLimits = .default) throws(SVGError) -> Data {
         do {
             return try FileReader.read(path, naming: name, limit: limits.maximumInputBytes)

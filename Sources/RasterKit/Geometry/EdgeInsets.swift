@@ -27,7 +27,7 @@ public struct EdgeInsets: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The smallest frame these caps leave a one-point centre in: where a resizable component
     /// is drawn before it is stretched.
-    var minimumFrame: Size { Size(width: horizontal + 1, height: vertical + 1) }
+    package var minimumFrame: Size { Size(width: horizontal + 1, height: vertical + 1) }
     /// top + bottom
     public var vertical: Double { top + bottom }
 

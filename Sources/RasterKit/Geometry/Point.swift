@@ -18,7 +18,7 @@ public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
 
 extension Double {
     /// `12` rather than `12.0`, for readable descriptions and file names.
-    var compactDescription: String {
+    package var compactDescription: String {
         if isFinite, rounded() == self, abs(self) < 1e15 { return String(Int64(self)) }
         return String(self)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// Nine-slice stretching: corners keep their pixels, edges stretch along one axis, the centre
 /// along both. Slices meet on whole pixels and each samples only its own source region, so
 /// there are no seams and no colour bleeds from one slice into another.
-enum NineSlice {
+package enum NineSlice {
     /// Throws unless `insets` are non-negative, finite, and leave a stretchable centre in `size`.
     static func validate(_ insets: EdgeInsets, fitting size: Size) throws {
         guard insets.isValid else {
@@ -27,7 +27,7 @@ enum NineSlice {
     }
 
     /// Cap widths in whole pixels, always leaving at least one centre pixel each way.
-    static func pixelCaps(_ insets: EdgeInsets, scale: Double, width: Int, height: Int)
+    package static func pixelCaps(_ insets: EdgeInsets, scale: Double, width: Int, height: Int)
         -> (left: Int, right: Int, top: Int, bottom: Int) {
         func fit(_ first: Double, _ second: Double, within length: Int) -> (Int, Int) {
             var a = max(0, Int((first * scale).rounded())), b = max(0, Int((second * scale).rounded()))

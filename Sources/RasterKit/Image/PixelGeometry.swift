@@ -1,5 +1,5 @@
 /// Conversions between sizes in points and whole pixels, shared by every surface RasterKit makes.
-enum PixelGeometry {
+package enum PixelGeometry {
     /// Throws unless `scale` is finite and positive.
     static func validate(scale: Double) throws {
         guard scale.isFinite, scale > 0 else { throw RenderError.invalidScale(scale) }
@@ -20,7 +20,7 @@ enum PixelGeometry {
     }
 
     /// Validates and converts a point size to a pixel size within `limits`.
-    static func pixelSize(for size: Size, scale: Double, limits: PixelLimits) throws -> (width: Int, height: Int) {
+    package static func pixelSize(for size: Size, scale: Double, limits: PixelLimits) throws -> (width: Int, height: Int) {
         try validate(size: size)
         try validate(scale: scale)
         // Checked in Double first so an absurd size cannot overflow Int conversion.

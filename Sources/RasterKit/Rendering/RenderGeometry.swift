@@ -1,11 +1,11 @@
 /// Where a component is drawn: the size its canvas gets, and the cap insets its image carries.
-struct RenderGeometry {
+package struct RenderGeometry {
     /// The canvas size in points: the minimum frame for nine-slice components drawn that way.
-    let drawSize: Size
-    let capInsets: EdgeInsets?
+    package let drawSize: Size
+    package let capInsets: EdgeInsets?
 
     /// Validates a request of `size` points at `scale` for `component`.
-    init<Component: Rasterizable>(for component: borrowing Component, size: Size, scale: Double) throws {
+    package init<Component: Rasterizable>(for component: borrowing Component, size: Size, scale: Double) throws {
         try PixelGeometry.validate(size: size)
         try PixelGeometry.validate(scale: scale)
         capInsets = component.capInsets

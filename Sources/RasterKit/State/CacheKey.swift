@@ -59,7 +59,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
     /// Computes the key of `component` drawn at `size` points and `scale`.
-    static func make<Component: Rasterizable>(for component: Component, size: Size, scale: Double) -> CacheKey {
+    package static func make<Component: Rasterizable>(for component: Component, size: Size, scale: Double) -> CacheKey {
         let plan = ComponentKeyPlan.shared(Component.self).takeUnretainedValue()
         let minimumFrame = component.capInsets != nil && component.usesMinimumFrameForCaps
         return CacheKey(value: ComponentKeyPlan.digest(of: component, size: size, scale: scale), typeName: plan.typeName,

@@ -32,7 +32,7 @@ public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConverti
 
 /// SipHash-2-4 with 128-bit output (Aumasson and Bernstein), streaming. With RasterKit's
 /// fixed key it is a stable, well-mixed digest of a byte stream.
-struct SipHash128: Sendable {
+package struct SipHash128: Sendable {
     private var v0: UInt64, v1: UInt64, v2: UInt64, v3: UInt64
     /// Bytes not yet compressed, little-endian, and how many there are (0...7).
     private var tail: UInt64 = 0
@@ -40,9 +40,9 @@ struct SipHash128: Sendable {
     private var length: UInt64 = 0
 
     /// RasterKit's key: fixed forever, since changing it changes every cache key.
-    static let rasterKitKey: (UInt64, UInt64) = (0x5261_7374_6572_4B69, 0x7453_7461_7465_4B79)
+    package static let rasterKitKey: (UInt64, UInt64) = (0x5261_7374_6572_4B69, 0x7453_7461_7465_4B79)
 
-    init(key: (UInt64, UInt64) = SipHash128.rasterKitKey) {
+    package init(key: (UInt64, UInt64) = SipHash128.rasterKitKey) {
         v0 = key.0 ^ 0x736F_6D65_7073_6575
         v1 = key.1 ^ 0x646F_7261_6E64_6F6D ^ 0xEE
         v2 = key.0 ^ 0x6C79_6765_6E65_7261
@@ -67,7 +67,7 @@ struct SipHash128: Sendable {
 
     /// Absorbs eight bytes, little-endian.
     @inline(__always)
-    mutating func write(_ word: UInt64) {
+    package mutating func write(_ word: UInt64) {
         length &+= 8
         if tailCount == 0 {
             compress(word)
@@ -79,7 +79,7 @@ struct SipHash128: Sendable {
     }
 
     @inline(__always)
-    mutating func write(_ byte: UInt8) {
+    package mutating func write(_ byte: UInt8) {
         length &+= 1
         tail |= UInt64(byte) << UInt64(tailCount * 8)
         tailCount += 1
@@ -90,7 +90,7 @@ struct SipHash128: Sendable {
         }
     }
 
-    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func write(_ bytes: UnsafeRawBufferPointer) {
         var index = 0
         let count = bytes.count
         while index < count, tailCount != 0 {
@@ -110,7 +110,7 @@ struct SipHash128: Sendable {
     }
 
     /// The digest of everything written; the hasher itself is left unchanged.
-    func finalize() -> StableDigest {
+    package func finalize() -> StableDigest {
         var copy = self
         let last = copy.tail | (copy.length & 0xFF) << 56
         copy.compress(last)

@@ -13,7 +13,7 @@ import Foundation
 /// }
 /// ```
 public struct StateHasher: Sendable {
-    var sip: SipHash128
+    package var sip: SipHash128
     /// Class instances being written, for cycle protection.
     var visiting = VisitStack()
 
@@ -43,15 +43,15 @@ public struct StateHasher: Sendable {
     mutating func write(tag: StateTag) { sip.write(tag.rawValue) }
 
     @inline(__always)
-    mutating func write(_ value: UInt64) { sip.write(value) }
+    package mutating func write(_ value: UInt64) { sip.write(value) }
 
     @inline(__always)
-    mutating func write(_ value: Int) { sip.write(UInt64(bitPattern: Int64(value))) }
+    package mutating func write(_ value: Int) { sip.write(UInt64(bitPattern: Int64(value))) }
 
     /// Doubles are written so that `-0.0 == 0.0` and every NaN is one NaN, matching how they
     /// draw.
     @inline(__always)
-    mutating func write(_ value: Double) {
+    package mutating func write(_ value: Double) {
         if value == 0 { return sip.write(0 as UInt64) }
         if value.isNaN { return sip.write(Double.nan.bitPattern) }
         sip.write(value.bitPattern)
@@ -60,7 +60,7 @@ public struct StateHasher: Sendable {
     /// Strings are written in Unicode normalization form C, so strings Swift considers equal
     /// (canonically equivalent) write the same bytes. ASCII, which is already in that form, is
     /// written straight from the string's storage.
-    mutating func write(_ string: String) {
+    package mutating func write(_ string: String) {
         let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             guard Self.isASCII(utf8) else { return nil }
             sip.write(UInt64(utf8.count))

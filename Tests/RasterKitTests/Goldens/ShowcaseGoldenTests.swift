@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 import RasterKitTesting
 import Testing
 

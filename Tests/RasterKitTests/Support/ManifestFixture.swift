@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+@testable import RasterKitBatch
 
 /// A temporary folder holding a manifest and the files it names, for manifest and batch tests.
 struct ManifestFixture {

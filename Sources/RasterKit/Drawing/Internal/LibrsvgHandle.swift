@@ -3,7 +3,7 @@ import Foundation
 
 /// One document parsed by librsvg. An `RsvgHandle` is not thread-safe, so a handle belongs to
 /// the thread that made it (see ``SVGHandleCache``); only the SVG bytes cross threads.
-final class LibrsvgHandle {
+package final class LibrsvgHandle {
     private let handle: UnsafeMutablePointer<RsvgHandle>
     /// The document's natural size in SVG pixels, found the way `rsvg-convert` finds it, so
     /// `rsvg-convert -w N -h N` and a stretched ``SVGImage`` scale by the same factors.
@@ -15,7 +15,7 @@ final class LibrsvgHandle {
 
     /// The librsvg the process runs with, as "major.minor.micro": another version may draw the
     /// same document differently, so it is part of every SVG render's cache key.
-    static let version = "\(rsvg_major_version).\(rsvg_minor_version).\(rsvg_micro_version)"
+    package static let version = "\(rsvg_major_version).\(rsvg_minor_version).\(rsvg_micro_version)"
 
     /// Parses `data`. With no `baseDirectory` librsvg has no base URL and refuses every
     /// reference to another file (only `data:` URLs load); with one, it loads files inside it.

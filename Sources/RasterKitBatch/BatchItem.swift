@@ -1,0 +1,74 @@
+import RasterKit
+/// One component in one state, to be rendered at several sizes and scales: what a manifest
+/// component's state becomes, and what Swift code gives ``BatchRenderer`` directly.
+///
+/// ```swift
+/// let items = Button.State.allCases.map { state in
+///     BatchItem(name: "button", state: state.rawValue, component: Button(title: "Continue", state: state),
+///               sizes: [Size(width: 160, height: 44)], scales: [1, 2, 3])
+/// }
+/// let summary = try BatchRenderer(rasterizer: Rasterizer()).run(items, format: .png, into: outputDirectory)
+/// // button-normal.png, button-normal@2x.png, button-normal@3x.png, button-pressed.png, …
+/// ```
+public struct BatchItem: Sendable {
+    /// What one size of an item renders: the component, and for nine-patch files the area its
+    /// content goes in.
+    public struct Variant: Sendable {
+        /// What is drawn at this size.
+        public var component: any Rasterizable
+        /// nil: inside the caps.
+        public var contentInsets: EdgeInsets?
+
+        /// `component`, with its nine-patch content area when it differs from its caps.
+        public init(component: any Rasterizable, contentInsets: EdgeInsets? = nil) {
+            self.component = component
+            self.contentInsets = contentInsets
+        }
+    }
+
+    /// The component's name, the first part of every file name.
+    public var name: String
+    /// The state's name, the second part.
+    public var state: String
+    /// Sizes in points; with more than one, file names carry `-<W>x<H>`.
+    public var sizes: [Size]
+    /// Pixels per point.
+    public var scales: [Double]
+    /// Named when an output fails.
+    public var source: String
+    /// The component (and content insets) for each size.
+    public var variant: @Sendable (Size) -> Variant
+
+    /// `component` at every size and scale. Its caps (``Rasterizable/capInsets``) make it
+    /// resizable: slices in asset catalogs, markers in nine-patch files.
+    public init(name: String, state: String = "default", component: some Rasterizable, sizes: [Size],
+                scales: [Double] = [1], contentInsets: EdgeInsets? = nil, source: String? = nil) {
+        self.init(name: name, state: state, sizes: sizes, scales: scales, source: source) { _ in
+            Variant(component: component, contentInsets: contentInsets)
+        }
+    }
+
+    /// An item whose component depends on the size (say, caps that differ per size).
+    public init(name: String, state: String = "default", sizes: [Size], scales: [Double] = [1], source: String? = nil,
+                variant: @escaping @Sendable (Size) -> Variant) {
+        self.name = name
+        self.state = state
+        self.sizes = sizes
+        self.scales = scales
+        self.source = source ?? "\(name)/\(state)"
+        self.variant = variant
+    }
+
+    /// `<name>-<state>`, then `-<W>x<H>` when the item has several sizes: the name of every
+    /// file (and image set) made for `size`.
+    public func baseName(for size: Size) -> String {
+        let base = "\(name)-\(state)"
+        guard Set(sizes).count > 1 else { return base }
+        return base + "-\(size.width.compactDescription)x\(size.height.compactDescription)"
+    }
+
+    /// `<base>.png` at 1x, `<base>@<S>x.png` otherwise.
+    public static func pngName(_ base: String, scale: Double) -> String {
+        scale == 1 ? base + ".png" : base + "@\(scale.compactDescription)x.png"
+    }
+}

@@ -1,0 +1,102 @@
+import RasterKit
+import Foundation
+
+/// What a batch last wrote into an output directory: for each file, the fingerprint of what it
+/// holds, the size and modification time it had then, and the stamp of its source (see
+/// ``BatchOutput/sourceStamp``). An output whose fingerprint is unchanged, or whose source
+/// stamp is, and whose file is still the one written is up to date and not made again.
+///
+/// Kept in `<directory>/.rasterkit-index.tsv`, written atomically when a batch ends. A file
+/// changed or replaced since (another size or time) is made again; an index lost to an
+/// interrupted run only costs renders.
+final class BatchOutputIndex: Sendable {
+    static let fileName = ".rasterkit-index.tsv"
+    private static let header = "# rasterkit batch index v2: fingerprint, bytes, modified (ns), source stamp, path"
+    /// Indexes written before source stamps have four fields a line.
+    private static let firstHeader = "# rasterkit batch index v1"
+
+    struct Entry: Hashable, Sendable {
+        var fingerprint: String
+        /// The file as it was written.
+        var state: FileState
+        /// Empty when the output's source had no stamp.
+        var sourceStamp = ""
+    }
+
+    private let directory: String
+    /// As loaded: read by every worker without a lock.
+    private let previous: [String: Entry]
+    private let updates = SanitizerVisibleMutex<[String: Entry?]>([:])
+
+    private init(directory: String, previous: [String: Entry]) {
+        self.directory = directory
+        self.previous = previous
+    }
+
+    /// The directory's index, empty when it has none or it cannot be read.
+    static func load(from directory: String) -> BatchOutputIndex {
+        var entries: [String: Entry] = [:]
+        if let data = try? FileReader.read(directory + "/" + fileName, naming: fileName) {
+            let hasStamps = !data.starts(with: Data(firstHeader.utf8))
+            let count = hasStamps ? 5 : 4
+            for fields in TabSeparated.lines(of: data, fieldsPerLine: count) where !fields[0].hasPrefix("#") {
+                guard fields.count == count, let bytes = Int64(fields[1]), let modified = Int64(fields[2]) else { continue }
+                entries[fields[count - 1]] = Entry(fingerprint: fields[0], state: FileState(byteCount: bytes, modified: modified),
+                                                   sourceStamp: hasStamps ? fields[3] : "")
+            }
+        }
+        return BatchOutputIndex(directory: directory, previous: entries)
+    }
+
+    /// Whether `path` holds, untouched, the output with `fingerprint`.
+    func isUpToDate(_ path: String, fingerprint: String) -> Bool {
+        guard let entry = previous[path], entry.fingerprint == fingerprint else { return false }
+        return isIntact(path, entry)
+    }
+
+    /// Whether `path` holds, untouched, the output last made from a source with `sourceStamp`.
+    func isUpToDate(_ path: String, sourceStamp: String) -> Bool {
+        guard let entry = previous[path], !entry.sourceStamp.isEmpty, entry.sourceStamp == sourceStamp else { return false }
+        return isIntact(path, entry)
+    }
+
+    private func isIntact(_ path: String, _ entry: Entry) -> Bool {
+        FileState(directory + "/" + path) == entry.state
+    }
+
+    /// Remembers that `path` was just written with `fingerprint` (nil: it failed, forget it),
+    /// from a source with `sourceStamp`.
+    func record(_ path: String, fingerprint: String?, sourceStamp: String? = nil) {
+        let entry = fingerprint.flatMap { fingerprint in
+            FileState(directory + "/" + path).map {
+                Entry(fingerprint: fingerprint, state: $0, sourceStamp: Self.field(sourceStamp ?? ""))
+            }
+        }
+        updates.withLock { $0[path] = .some(entry) }
+    }
+
+    /// Remembers the stamp of the source of `path`, found up to date by its fingerprint.
+    func recordSourceStamp(_ path: String, _ sourceStamp: String) {
+        guard var entry = previous[path], entry.sourceStamp != sourceStamp else { return }
+        entry.sourceStamp = Self.field(sourceStamp)
+        updates.withLock { $0[path] = .some(entry) }
+    }
+
+    /// A stamp as one field: no tabs or line breaks.
+    private static func field(_ text: String) -> String {
+        TabSeparated.canHold(text) ? text : ""
+    }
+
+    /// Writes the index back, keeping entries of outputs this batch did not touch; an index
+    /// that did not change is left alone.
+    func save() throws {
+        var merged = previous
+        for (path, entry) in updates.withLock({ $0 }) { merged[path] = entry }
+        guard merged != previous else { return }
+        var text = Self.header + "\n"
+        for (path, entry) in merged.sorted(by: { $0.key < $1.key }) {
+            text += "\(entry.fingerprint)\t\(entry.state.byteCount)\t\(entry.state.modified)\t\(entry.sourceStamp)\t\(path)\n"
+        }
+        try AtomicFileWriter.write(Data(text.utf8), to: directory + "/" + Self.fileName)
+    }
+}

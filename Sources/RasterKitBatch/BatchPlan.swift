@@ -1,0 +1,111 @@
+import RasterKit
+import Foundation
+
+/// Everything a batch of items writes in one format, for one shard: the images to render, the
+/// small files that describe them (an asset catalog's `Contents.json`), and which image shows
+/// each item on a contact sheet.
+///
+/// ```swift
+/// var plan = try BatchPlan(items: items, format: .xcassets, catalogName: "Assets", shard: try Shard(parsing: "0/2"))
+/// plan.append(try BatchPlan(items: items, format: .png))
+/// let summary = BatchRenderer(rasterizer: Rasterizer()).run(plan, into: outputDirectory)
+/// ```
+public struct BatchPlan: Sendable {
+    /// The images to render, each into its own file.
+    public var outputs: [BatchOutput] = []
+    /// Files written as they are, before the images.
+    public var files: [BatchFile] = []
+    /// One image per item and size that shows it best (2x when there is one, else the largest scale).
+    public var previews: [BatchPreview] = []
+    /// Every file and folder the plan was made from, with its ``FileStamp`` taken before it
+    /// was read; nil when that is not known (a plan not made from a manifest file, or an input
+    /// changed too recently to be stamped).
+    var inputStamps: [String: String]?
+
+    /// An empty plan.
+    public init() {}
+
+    /// Every item at every size and scale in `format`, keeping only the work that belongs to
+    /// `shard`: single files in PNG and nine-patch, whole image sets (their PNGs and their
+    /// `Contents.json` together) in asset catalogs, so the shards' files never overlap.
+    public init(items: [BatchItem], format: ExportFormat, catalogName: String = "Assets",
+                shard: Shard = .whole) throws(BatchPlanError) {
+        var builder = BatchPlanBuilder(format: format, catalog: "\(catalogName).xcassets", shard: shard)
+        if format == .xcassets, shard.includes(builder.catalog + "/Contents.json") {
+            builder.plan.files.append(BatchFile(path: builder.catalog + "/Contents.json",
+                                                contents: XCAssetsExport.catalogContents(), source: catalogName))
+        }
+        for item in items { try builder.add(item) }
+        self = builder.plan
+    }
+
+    /// Adds another plan's work; a file both plans write (a catalog's root) is written once,
+    /// and an item both plans show (in two formats) is previewed once.
+    public mutating func append(_ other: BatchPlan) {
+        outputs += other.outputs
+        let paths = Set(files.map(\.path))
+        files += other.files.filter { !paths.contains($0.path) }
+        let shown = Set(previews.map { [$0.source, $0.size.description] })
+        previews += other.previews.filter { !shown.contains([$0.source, $0.size.description]) }
+    }
+}
+
+/// A small file a batch writes as it is (not rendered): an asset catalog's `Contents.json`.
+public struct BatchFile: Hashable, Sendable {
+    /// Relative to the output directory.
+    public var path: String
+    /// The bytes written.
+    public var contents: Data
+    /// Named when writing it fails.
+    public var source: String
+
+    /// `contents` written to `path`.
+    public init(path: String, contents: Data, source: String) {
+        self.path = path
+        self.contents = contents
+        self.source = source
+    }
+}
+
+/// Which output shows an item at one size, for a contact sheet.
+public struct BatchPreview: Hashable, Sendable {
+    /// The item (or SVG file) shown.
+    public var source: String
+    /// The file's name.
+    public var label: String
+    /// The file, relative to the output directory.
+    public var path: String
+    /// The size the item is shown at, in points (a resizable render is stretched to it).
+    public var size: Size
+    /// Pixels per point of the file.
+    public var scale: Double
+    /// The caps of a resizable render, which the file shows at its minimum frame.
+    public var capInsets: EdgeInsets?
+    /// Whether the file is a `.9.png`, whose one-pixel marker border is not part of the image.
+    public var hasNinePatchBorder: Bool
+
+    /// The scale a preview is shown at: 2x when there is one, sharp on the sheet at its size in
+    /// points, else the largest.
+    static func scale(among scales: [Double]) -> Double { scales.contains(2) ? 2 : scales.max() ?? 1 }
+}
+
+/// Why items cannot be planned; nothing has been rendered.
+public enum BatchPlanError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The format cannot hold an image at this scale.
+    case unsupportedScale(format: ExportFormat, scale: Double, item: String)
+    /// Two items would write the same file.
+    case conflictingOutputs(path: String, first: String, second: String)
+    /// A size, scale or set of caps that cannot be rendered.
+    case invalidSize(item: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unsupportedScale(format, scale, item):
+            "\(item): \(format) cannot hold \(scale.compactDescription)x images; it takes \(format.supportedScales)"
+        case let .conflictingOutputs(path, first, second):
+            "'\(first)' and '\(second)' would both be written to '\(path)'"
+        case let .invalidSize(item, reason):
+            "\(item): \(reason)"
+        }
+    }
+}

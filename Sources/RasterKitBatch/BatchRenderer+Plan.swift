@@ -1,0 +1,48 @@
+import RasterKit
+import Foundation
+
+extension BatchRenderer {
+    /// Renders items made in Swift, with the same names, formats, parallelism and summary as
+    /// `rasterkit render`.
+    ///
+    /// ```swift
+    /// let items = [BatchItem(name: "badge", state: "three", component: Badge(count: 3),
+    ///                        sizes: [Size(width: 22, height: 22)], scales: [1, 2, 3])]
+    /// let summary = try BatchRenderer(rasterizer: Rasterizer()).run(items, format: .xcassets, into: outputDirectory)
+    /// // Assets.xcassets/badge-three.imageset/{Contents.json, badge-three.png, badge-three@2x.png, badge-three@3x.png}
+    /// ```
+    ///
+    /// - Throws: ``BatchPlanError`` before anything is written, when a scale does not fit the
+    ///   format or two items would write one file.
+    public func run(_ items: [BatchItem], format: ExportFormat = .png, catalogName: String = "Assets",
+                    shard: Shard = .whole, into directory: URL,
+                    progress: (@Sendable (BatchProgress) -> Void)? = nil) throws(BatchPlanError) -> BatchSummary {
+        run(try BatchPlan(items: items, format: format, catalogName: catalogName, shard: shard), into: directory,
+            progress: progress)
+    }
+
+    /// Writes a plan's files, then renders its images in parallel. A file already holding the
+    /// same bytes is left alone; one that cannot be written is a failure in the summary.
+    public func run(_ plan: BatchPlan, into directory: URL,
+                    progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        var failures: [BatchSummary.Failure] = []
+        // Folders that hold only catalog files (an .xcassets root) are swept here; run(_:into:)
+        // sweeps the folders of the images.
+        sweepStaleTemporaryFiles(under: directory.path, paths: plan.files.lazy.map(\.path))
+        for file in plan.files {
+            let path = directory.path + "/" + file.path
+            if let existing = try? FileReader.read(path, naming: file.path), existing == file.contents { continue }
+            do {
+                try AtomicFileWriter.write(file.contents, to: path)
+            } catch {
+                failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
+            }
+        }
+        var summary = run(plan.outputs, into: directory, progress: progress)
+        guard !failures.isEmpty else { return summary }
+        summary.total += failures.count
+        summary.failed += failures.count
+        summary.failures = (summary.failures + failures).sorted { ($0.output, $0.file) < ($1.output, $1.file) }
+        return summary
+    }
+}

@@ -1,0 +1,162 @@
+import RasterKit
+import Foundation
+import Synchronization
+
+/// Renders many outputs in parallel and writes each one atomically into a directory. An
+/// output that fails is recorded with its source and the reason while the others go on.
+///
+/// ```swift
+/// let renderer = BatchRenderer(rasterizer: Rasterizer(), jobs: 4)
+/// let summary = renderer.run(outputs, into: URL(fileURLWithPath: "build/icons")) { progress in
+///     print("\(progress.done)/\(progress.total)")
+/// }
+/// ```
+public final class BatchRenderer: Sendable {
+    /// Worker threads rendering at once.
+    public let jobs: Int
+    /// Whether an output whose file already holds what its fingerprint names is left as it is
+    /// (counted as cached) instead of being made again.
+    public let reusesUpToDateOutputs: Bool
+
+    /// librsvg and cairo recurse on deep documents; worker threads get a main thread's stack.
+    static let workerStackSize = 8 << 20
+
+    /// - Parameters:
+    ///   - jobs: worker threads (default: one per active processor). With at least one per
+    ///     processor the process may use, each worker keeps to one processor for the batch
+    ///     (see `WorkerPlacement`).
+    ///   - reusesUpToDateOutputs: leave outputs alone whose files already hold what their
+    ///     fingerprints name, as recorded by the last batch into the same directory.
+    public init(rasterizer: Rasterizer, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                reusesUpToDateOutputs: Bool = true) {
+        precondition(jobs >= 1, "BatchRenderer needs at least one job")
+        self.jobs = jobs
+        self.reusesUpToDateOutputs = reusesUpToDateOutputs
+        source = LazyRasterizer(rasterizer)
+        threads = WorkerThreads(stackSize: Self.workerStackSize)
+    }
+
+    /// A renderer that makes its rasterizer only when the first output needs rendering, so a
+    /// batch whose outputs are all up to date never opens a cache. When `makeRasterizer`
+    /// throws, every output that needed it fails with that error.
+    ///
+    /// ```swift
+    /// let renderer = BatchRenderer(jobs: 2) { Rasterizer(cache: RasterCache(disk: try DiskCache(at: url))) }
+    /// ```
+    public convenience init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, reusesUpToDateOutputs: Bool = true,
+                            makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
+        self.init(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs,
+                  threads: WorkerThreads(stackSize: Self.workerStackSize), makeRasterizer: makeRasterizer)
+    }
+
+    /// A renderer that starts its workers with `threads`: tests make some starts fail.
+    init(jobs: Int, reusesUpToDateOutputs: Bool, threads: WorkerThreads,
+         makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
+        precondition(jobs >= 1, "BatchRenderer needs at least one job")
+        self.jobs = jobs
+        self.reusesUpToDateOutputs = reusesUpToDateOutputs
+        source = LazyRasterizer(makeRasterizer)
+        self.threads = threads
+    }
+
+    private let source: LazyRasterizer
+    private let threads: WorkerThreads
+
+    /// The rasterizer that draws and caches the images, once it has been made.
+    public var rasterizer: Rasterizer? { source.made }
+
+    /// Renders every output and writes it under `directory` (created as needed), blocking
+    /// until all are done. `progress` is called after each output, on a worker thread, one
+    /// call at a time.
+    public func run(_ outputs: [BatchOutput], into directory: URL,
+                    progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let units = BatchWorkUnits(outputs)
+        let tally = BatchTally(total: outputs.count, progress: progress) {
+            let elapsed = clock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        }
+        for (index, reason) in units.rejected { tally.record(outputs[index], .failure(reason)) }
+        let directoryPath = directory.path
+        sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path))
+        let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
+
+        let next = Atomic<Int>(0)
+        let workers = min(jobs, units.groups.count)
+        let finished = DispatchGroup()
+        let placement = WorkerPlacement(workers: workers)
+        let started = threads.start(workers, finished: finished) { [self] workerIndex in
+            placement?.pin(worker: workerIndex)
+            while true {
+                let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard claimed < units.groups.count else { break }
+                for claimedIndex in units.groups[claimed] {
+                    let output = outputs[claimedIndex]
+                    tally.record(output, produce(output, into: directoryPath, index: index))
+                }
+            }
+        }
+        finished.wait()
+        var warnings: [String] = []
+        if let failure = started.failure {
+            if started.started == 0 {
+                // No worker claimed anything: every output still waiting fails, saying why.
+                let reason = "no worker thread could be started (\(failure))"
+                for group in units.groups { for claimedIndex in group { tally.record(outputs[claimedIndex], .failure(reason)) } }
+            } else {
+                warnings.append("only \(started.started) of \(workers) worker threads could be started (\(failure)); "
+                                + "the batch ran on \(started.started)")
+            }
+        }
+        // Losing the index only costs renders next time, so a failure to save it is no failure.
+        if !outputs.isEmpty { try? index?.save() }
+        var summary = tally.summary()
+        summary.warnings = warnings
+        return summary
+    }
+
+    /// Removes temporary files that killed runs left in the folders this batch writes to (see
+    /// ``StaleTemporaryFiles``): `directory` and the folder of each of `paths` (relative to it).
+    func sweepStaleTemporaryFiles(under directory: String, paths: some Sequence<String>) {
+        var folders: Set<String> = [""]
+        for path in paths {
+            if let slash = path.lastIndex(of: "/") { folders.insert(String(path[..<slash])) }
+        }
+        for folder in folders { StaleTemporaryFiles.sweep(folder.isEmpty ? directory : directory + "/" + folder) }
+    }
+
+    /// Renders, encodes and writes one output, unless its file is already up to date.
+    private func produce(_ output: BatchOutput, into directory: String,
+                         index: BatchOutputIndex?) -> BatchTally.Outcome {
+        let stamp = index == nil ? nil : output.sourceStamp?()
+        if let index, let stamp, index.isUpToDate(output.path, sourceStamp: stamp) { return .cached }
+        // A fingerprint that cannot be made means rendering will fail too, and say why.
+        let fingerprint = index == nil ? nil : try? output.fingerprint?()
+        if let index, let fingerprint, index.isUpToDate(output.path, fingerprint: fingerprint) {
+            if let stamp { index.recordSourceStamp(output.path, stamp) }
+            return .cached
+        }
+        do {
+            let rasterizer = try source.get()
+            let rendered = try output.render(rasterizer)
+            let data = try output.encode(rendered.image)
+            if output.encodesRenderAsPNG, rendered.origin == .drawn {
+                rasterizer.cache.disk?.adoptEncoding(data, for: rendered.key)
+            }
+            try AtomicFileWriter.write(data, to: directory + "/" + output.path)
+            index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
+            return rendered.origin == .drawn ? .drawn : .cached
+        } catch {
+            index?.record(output.path, fingerprint: nil)
+            return .failure(BatchRenderer.reason(for: error))
+        }
+    }
+
+    /// The message a failure is reported with: the component's own error rather than the
+    /// rasterizer's wrapper around it, which repeats the whole cache key.
+    static func reason(for error: any Error) -> String {
+        if case let RenderError.drawFailed(_, _, underlying) = error { return reason(for: underlying) }
+        return String(describing: error)
+    }
+}

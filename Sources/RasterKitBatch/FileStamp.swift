@@ -1,0 +1,90 @@
+import RasterKit
+import Foundation
+
+/// A file's (or folder's) identity and state as `stat` tells it, cheaply: device, inode, size,
+/// modification and change times. When a stamp is unchanged, so is what the file holds — unless
+/// the file changed within one tick of the file system's clock at the same size, which is why a
+/// file changed less than `settleTime` seconds ago gets no stamp (git's "racily clean" rule).
+/// A folder's times change when an entry is added, removed or renamed in it.
+enum FileStamp {
+    /// How long a file must have been left alone before its stamp is trusted, in seconds.
+    static let defaultSettleTime: Double = 5
+
+    /// The stamp of `path` (links followed), or nil when it cannot be read or changed less than
+    /// `settleTime` seconds ago.
+    static func of(_ path: String, settledFor settleTime: Double) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return of(info, settledFor: settleTime)
+    }
+
+    /// The stamp of a file already looked at with `stat`.
+    static func of(_ info: stat, settledFor settleTime: Double) -> String? {
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) * 1e-9
+        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) * 1e-9
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        guard Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9 - max(modified, changed) >= settleTime else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
+            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
+}
+
+/// A file as a batch left it: its size and modification time. When both are unchanged, the
+/// file is still the one written.
+struct FileState: Hashable, Sendable {
+    var byteCount: Int64
+    var modified: Int64
+
+    /// The state of the regular file at `path` (links followed); nil when there is none.
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        byteCount = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    init(byteCount: Int64, modified: Int64) {
+        self.byteCount = byteCount
+        self.modified = modified
+    }
+}
+
+/// The files and folders a run read, each stamped just before it was read: when every stamp is
+/// still the same, the run would read the same bytes again. One input that could not be
+/// stamped (changed too recently, or unreadable) makes the set incomplete, and then it vouches
+/// for nothing. Filled while a manifest loads and plans, on one thread.
+final class InputStamps {
+    let settleTime: Double
+    private(set) var stamps: [String: String] = [:]
+    private(set) var isComplete = true
+
+    init(settleTime: Double = FileStamp.defaultSettleTime) {
+        self.settleTime = settleTime
+    }
+
+    /// Stamps `path`; call it before reading the file (or listing the folder), so a change
+    /// made while it is read shows as a different stamp next time.
+    func note(_ path: String) {
+        guard stamps[path] == nil else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            isComplete = false
+            return
+        }
+        note(path, info)
+    }
+
+    /// Notes a file whose `stat` the caller already has.
+    func note(_ path: String, _ info: stat) {
+        guard stamps[path] == nil else { return }
+        guard let stamp = FileStamp.of(info, settledFor: settleTime) else {
+            isComplete = false
+            return
+        }
+        stamps[path] = stamp
+    }
+
+    /// Every stamp, or nil when some input had none.
+    var completeStamps: [String: String]? { isComplete ? stamps : nil }
+}

@@ -1,0 +1,169 @@
+import RasterKit
+// Layers write their state by hand: a declarative component's state is its whole resolved layer
+// tree, walked for every output's fingerprint, so it must never cost a Mirror walk. Every case
+// writes a distinct tag first, so two different trees never write the same bytes.
+
+private enum LayerTag {
+    static let shape: UInt8 = 0xA0, text: UInt8 = 0xA1, image: UInt8 = 0xA2, svg: UInt8 = 0xA3
+    static let group: UInt8 = 0xA4, component: UInt8 = 0xA5, inset: UInt8 = 0xA6, rect: UInt8 = 0xA7
+    static let color: UInt8 = 0xA8, linear: UInt8 = 0xA9, radial: UInt8 = 0xAA, none: UInt8 = 0xAB
+    static let shapeRect: UInt8 = 0xB0, roundedRect: UInt8 = 0xB1, ellipse: UInt8 = 0xB2, path: UInt8 = 0xB3
+    static let maskPaint: UInt8 = 0xB4, maskLayers: UInt8 = 0xB5, transform: UInt8 = 0xB6
+}
+
+extension Layer: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        switch self {
+        case .shape(let layer): layer.hashState(into: &hasher)
+        case .text(let layer): layer.hashState(into: &hasher)
+        case .image(let layer): layer.hashState(into: &hasher)
+        case .svg(let layer): layer.hashState(into: &hasher)
+        case .group(let layer): layer.hashState(into: &hasher)
+        case .component(let layer): layer.hashState(into: &hasher)
+        }
+    }
+}
+
+extension LayerFrame: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        switch self {
+        case .inset(let insets):
+            hasher.sip.write(LayerTag.inset)
+            insets.hashState(into: &hasher)
+        case .rect(let rect):
+            hasher.sip.write(LayerTag.rect)
+            rect.hashState(into: &hasher)
+        }
+    }
+}
+
+extension LayerPaint: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        switch self {
+        case .color(let color):
+            hasher.sip.write(LayerTag.color)
+            color.hashState(into: &hasher)
+        case let .linear(gradient, start, end):
+            hasher.sip.write(LayerTag.linear)
+            gradient.hashState(into: &hasher)
+            start.hashState(into: &hasher)
+            end.hashState(into: &hasher)
+        case let .radial(gradient, center, radius):
+            hasher.sip.write(LayerTag.radial)
+            gradient.hashState(into: &hasher)
+            center.hashState(into: &hasher)
+            hasher.write(radius)
+        }
+    }
+}
+
+extension LayerStroke: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        paint.hashState(into: &hasher)
+        style.hashState(into: &hasher)
+    }
+}
+
+extension LayerCommon: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        frame.hashState(into: &hasher)
+        hasher.write(opacity)
+        blendMode.hashState(into: &hasher)
+    }
+}
+
+extension ShapeLayer: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.shape)
+        switch shape {
+        case .rect: hasher.sip.write(LayerTag.shapeRect)
+        case .roundedRect(let radii):
+            hasher.sip.write(LayerTag.roundedRect)
+            radii.hashState(into: &hasher)
+        case .ellipse: hasher.sip.write(LayerTag.ellipse)
+        case let .path(path, viewBox):
+            hasher.sip.write(LayerTag.path)
+            path.hashState(into: &hasher)
+            viewBox.hashState(into: &hasher)
+        }
+        common.hashState(into: &hasher)
+        fill.hashState(into: &hasher)
+        fillRule.hashState(into: &hasher)
+        stroke.hashState(into: &hasher)
+        shadow.hashState(into: &hasher)
+        innerShadow.hashState(into: &hasher)
+    }
+}
+
+extension TextLayer: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.text)
+        text.hashState(into: &hasher)
+        style.hashState(into: &hasher)
+        common.hashState(into: &hasher)
+        shadow.hashState(into: &hasher)
+    }
+}
+
+extension ImageLayer: StateHashable {
+    /// The file by its digest: a file moved or renamed with the same bytes keeps its renders.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.image)
+        hasher.write(file.digest.high)
+        hasher.write(file.digest.low)
+        common.hashState(into: &hasher)
+        contentMode.rawValue.hashState(into: &hasher)
+        interpolation.hashState(into: &hasher)
+    }
+}
+
+extension SVGLayer: StateHashable {
+    /// The document as ``SVGImage`` writes it: by digest, with librsvg's version.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.svg)
+        hasher.write(document.digest.high)
+        hasher.write(document.digest.low)
+        hasher.combine(document.externalReferences.baseDirectory?.path)
+        hasher.combine(LibrsvgHandle.version)
+        common.hashState(into: &hasher)
+        contentMode.rawValue.hashState(into: &hasher)
+        tint.hashState(into: &hasher)
+    }
+}
+
+extension GroupLayer: StateHashable {
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.group)
+        layers.hashState(into: &hasher)
+        common.hashState(into: &hasher)
+        if let transform {
+            hasher.sip.write(LayerTag.transform)
+            transform.translation.hashState(into: &hasher)
+            hasher.write(transform.rotation)
+            transform.scale.hashState(into: &hasher)
+            transform.origin.hashState(into: &hasher)
+        } else {
+            hasher.sip.write(LayerTag.none)
+        }
+        switch mask {
+        case .none: hasher.sip.write(LayerTag.none)
+        case .paint(let paint):
+            hasher.sip.write(LayerTag.maskPaint)
+            paint.hashState(into: &hasher)
+        case .layers(let layers):
+            hasher.sip.write(LayerTag.maskLayers)
+            layers.hashState(into: &hasher)
+        }
+        shadow.hashState(into: &hasher)
+    }
+}
+
+extension ComponentLayer: StateHashable {
+    /// The child's whole state and caps: the parent's pixels depend on them.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.component)
+        component.hashState(into: &hasher)
+        component.capInsets.hashState(into: &hasher)
+        common.hashState(into: &hasher)
+    }
+}

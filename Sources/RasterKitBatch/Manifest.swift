@@ -1,0 +1,182 @@
+import RasterKit
+import Foundation
+
+/// A manifest of pre-rendered assets, loaded and fully checked: declarative components in named
+/// states, sizes and scales, and folders of SVGs. YAML or JSON; the format is in the README.
+///
+/// ```swift
+/// let manifest = try Manifest(contentsOf: URL(fileURLWithPath: "Examples/showcase.yaml"))
+/// let plan = try manifest.plan()                       // every output, in each component's formats
+/// let summary = BatchRenderer(rasterizer: Rasterizer()).run(plan, into: URL(fileURLWithPath: "out"))
+/// ```
+///
+/// Loading throws ``ManifestError`` with every problem found — unknown keys, wrong types, bad
+/// colours, missing files, unknown or cyclic `use` references — each at its line and column.
+public struct Manifest: Sendable {
+    /// One named variant of a component, with its layers resolved.
+    public struct State: Hashable, Sendable {
+        /// The state's name, the second part of its file names.
+        public var name: String
+        /// The resolved layers, bottom first.
+        public var layers: [Layer]
+    }
+
+    /// A size a component is exported at; with caps it is resizable, drawn at its minimum frame.
+    public struct ComponentSize: Hashable, Sendable {
+        /// The size in points.
+        public var size: Size
+        /// Nine-slice caps in points; nil when not resizable.
+        public var capInsets: EdgeInsets?
+        /// The content area, for nine-patch markers; nil: inside the caps.
+        public var contentInsets: EdgeInsets?
+
+        /// `size`, resizable with `capInsets`.
+        public init(size: Size, capInsets: EdgeInsets? = nil, contentInsets: EdgeInsets? = nil) {
+            self.size = size
+            self.capInsets = capInsets
+            self.contentInsets = contentInsets
+        }
+
+        init(_ spec: SizeSpec) {
+            size = spec.size
+            capInsets = spec.caps
+            contentInsets = spec.content
+        }
+    }
+
+    /// A component: its states, the sizes and scales it is exported at, and in which formats.
+    public struct Component: Sendable {
+        /// The component's name, the first part of its file names.
+        public var name: String
+        /// Every state, in the order the manifest names them.
+        public var states: [State]
+        /// Empty for a component only drawn inside others, through `use`.
+        public var sizes: [ComponentSize]
+        /// Pixels per point.
+        public var scales: [Double]
+        /// The formats written unless `--format` replaces them.
+        public var outputs: [ExportFormat]
+        /// Where the component and its scales were given, so planning can point at them.
+        var location: ManifestLocation?
+        var scalesLocation: ManifestLocation?
+
+        /// The state as a component to render at `size`, resizable when that size has caps.
+        public func component(_ state: State, at size: ComponentSize) -> DeclarativeComponent {
+            DeclarativeComponent(layers: state.layers, capInsets: size.capInsets, name: "\(name)/\(state.name)")
+        }
+
+        /// One batch item per state, at every size and scale.
+        public var items: [BatchItem] {
+            guard !sizes.isEmpty else { return [] }
+            let bySize = Dictionary(sizes.map { ($0.size, $0) }, uniquingKeysWith: { first, _ in first })
+            return states.map { state in
+                BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
+                          source: "\(name)/\(state.name)") { size in
+                    let spec = bySize[size] ?? sizes[0]
+                    return BatchItem.Variant(component: component(state, at: spec), contentInsets: spec.contentInsets)
+                }
+            }
+        }
+    }
+
+    /// SVG files and folders rendered like `rasterkit svg`, into a folder of the output.
+    public struct SVGEntry: Sendable {
+        /// The files, sizes, scales, mode and tint, as `rasterkit svg` takes them.
+        public var batch: SVGBatch
+        /// The folder under the output directory, "" for the output directory itself.
+        public var folder: String
+        var location: ManifestLocation?
+    }
+
+    /// The asset catalog's name: the manifest's `name`, else its file name without extension.
+    public var name: String
+    /// The manifest as it was named, for messages.
+    public var file: String
+    /// Paths in the manifest are relative to this folder.
+    public var directory: URL
+    /// Every component, in the order of the manifest.
+    public var components: [Component]
+    /// Every `svgs:` entry.
+    public var svgs: [SVGEntry]
+    /// What the manifest's renders may cost: the limits it was loaded under, lowered by its own
+    /// `limits:`.
+    public var limits: ResourceLimits
+    /// The manifest file and every file it made load, stamped before they were read; nil when
+    /// the manifest did not come from a file or some file changed too recently to be stamped.
+    var inputStamps: [String: String]?
+    /// How long an input must have been left alone before its stamp is trusted (see ``FileStamp``).
+    var inputSettleTime = FileStamp.defaultSettleTime
+
+    /// Loads and checks the manifest at `url`; paths in it are relative to its folder. Its values
+    /// and the files it names are checked against `limits` (which its own `limits:` may lower).
+    public init(contentsOf url: URL, limits: ResourceLimits = .default) throws(ManifestError) {
+        try self.init(contentsOf: url, settleTime: FileStamp.defaultSettleTime, limits: limits)
+    }
+
+    /// Loads the manifest at `url`, trusting the stamps of inputs left alone for `settleTime`
+    /// seconds (tests shorten it).
+    init(contentsOf url: URL, settleTime: Double, limits: ResourceLimits = .default) throws(ManifestError) {
+        let inputs = InputStamps(settleTime: settleTime)
+        inputs.note(url.path)
+        let file = url.relativePath
+        let data: Data
+        do {
+            data = try FileReader.read(url.path, naming: file, limit: limits.maximumInputBytes)
+        } catch {
+            throw ManifestError(problems: [.init(file: file, line: 1, column: 1,
+                                                 message: "cannot read the manifest: \(error.reason)")])
+        }
+        try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs, limits: limits)
+        inputStamps = inputs.completeStamps
+        inputSettleTime = settleTime
+    }
+
+    /// Loads and checks a manifest from its bytes; `file` names it in problems, and paths in it
+    /// are relative to `directory`.
+    public init(data: Data, file: String = "manifest.yaml", directory: URL,
+                limits: ResourceLimits = .default) throws(ManifestError) {
+        try self.init(data: data, file: file, directory: directory, inputs: nil, limits: limits)
+    }
+
+    private init(data: Data, file: String, directory: URL, inputs: InputStamps?, limits: ResourceLimits) throws(ManifestError) {
+        let problems = ManifestProblems(file: file)
+        guard let text = String(data: data, encoding: .utf8) else {
+            problems.add("the manifest is not UTF-8 text", at: nil)
+            throw ManifestError(problems: problems.problems)
+        }
+        guard data.count <= limits.maximumInputBytes else {
+            problems.add("the manifest is larger than \(limits.maximumInputBytes) bytes", at: nil)
+            throw ManifestError(problems: problems.problems)
+        }
+        let reader = ManifestReader(problems: problems,
+                                    files: ManifestFiles(directory: directory, inputs: inputs, limit: limits.maximumInputBytes),
+                                    limits: limits)
+        guard let document = ManifestParser(reader: reader).parse(ManifestParser.normalizingTabs(text, file: file)) else {
+            throw ManifestError(problems: problems.problems)
+        }
+        components = ManifestResolver(document: document, reader: reader).components()
+        svgs = document.svgs
+        self.limits = document.limits
+        try problems.check()
+        self.file = file
+        self.directory = directory
+        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        name = document.name ?? (ManifestNames.isSafe(stem) ? stem : "Assets")
+    }
+
+    /// The component named `name`.
+    public func component(named name: String) -> Component? { components.first { $0.name == name } }
+
+    /// Every state of every exported component, as batch items.
+    public var items: [BatchItem] { components.flatMap(\.items) }
+}
+
+extension ManifestParser {
+    /// JSON is often indented with tabs, which YAML does not allow as indentation: in a JSON
+    /// manifest each tab becomes one space, which keeps every column where it was.
+    static func normalizingTabs(_ text: String, file: String) -> String {
+        let isJSON = file.lowercased().hasSuffix(".json")
+            || text.drop(while: { $0.isWhitespace }).first.map { $0 == "{" || $0 == "[" } == true
+        return isJSON && text.contains("\t") ? text.replacingOccurrences(of: "\t", with: " ") : text
+    }
+}

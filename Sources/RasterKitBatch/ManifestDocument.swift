@@ -1,0 +1,55 @@
+import RasterKit
+import Foundation
+internal import Yams
+
+/// A manifest as written, before states are resolved: what the parser reads and the resolver
+/// turns into ``Manifest`` components.
+struct ManifestDocument {
+    var name: String?
+    /// The limits its values are read and drawn under.
+    var limits: ResourceLimits = .default
+    var variables: [String: Node] = [:]
+    var components: [ComponentSpec] = []
+    var svgs: [Manifest.SVGEntry] = []
+}
+
+/// One component as written: its layers still hold variable references.
+struct ComponentSpec {
+    var name: String
+    var location: ManifestLocation?
+    var layers: Node?
+    var variables: [String: Node] = [:]
+    /// Never empty: a component without `states` has one state named `default`.
+    var states: [StateSpec] = []
+    var sizes: [SizeSpec] = []
+    var scales: [Double] = [1]
+    var scalesLocation: ManifestLocation?
+    var outputs: [ExportFormat] = [.png]
+    /// The caps a `use` of this component draws with: its own `caps`, else its first size's.
+    var capsForUse: EdgeInsets?
+}
+
+/// One named state: the variables it sets.
+struct StateSpec {
+    var name: String
+    var variables: [String: Node]
+}
+
+/// One size a component is exported at.
+struct SizeSpec: Hashable {
+    var size: Size
+    var caps: EdgeInsets?
+    var content: EdgeInsets?
+    var location: ManifestLocation?
+}
+
+/// Names that become parts of file names: letters, digits, `-`, `_` and `.`, not starting with `.`.
+enum ManifestNames {
+    static func isSafe(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+        }
+    }
+
+    static let rule = "may only contain letters, digits, '-', '_' and '.', and may not start with '.'"
+}

@@ -1,0 +1,199 @@
+import RasterKit
+internal import Yams
+
+/// Reads a list of layers (variables already filled in) into resolved ``Layer`` values. Each
+/// item is a mapping with one key naming its kind: `- roundedRect: {radius: 8, fill: "#2F6FEB"}`.
+struct LayerParser {
+    /// A `use` layer's request: the component, its state, and the variables passed to it.
+    struct Use {
+        var component: String
+        var componentNode: Node
+        var state: String?
+        var stateNode: Node?
+        var variables: [String: Node]
+    }
+
+    let reader: ManifestReader
+    /// Resolves a `use` into the child component, or nil after reporting why it cannot be.
+    let resolveUse: (Use) -> DeclarativeComponent?
+
+    static let kinds = ["rect", "roundedRect", "ellipse", "path", "text", "image", "svg", "group", "use"]
+
+    private static let shapeKeys = ManifestReader.commonKeys + ["fill", "fillRule", "stroke", "shadow", "innerShadow"]
+    private static let allowedKeys: [String: [String]] = [
+        "rect": shapeKeys, "ellipse": shapeKeys,
+        "roundedRect": shapeKeys + ["radius"],
+        "path": shapeKeys + ["data", "viewBox"],
+        "text": ManifestReader.commonKeys + ["text", "font", "color", "alignment", "verticalAlignment", "wrapping",
+                                              "maxLines", "lineSpacing", "lineHeight", "shadow"],
+        "image": ManifestReader.commonKeys + ["file", "mode", "interpolation"],
+        "svg": ManifestReader.commonKeys + ["file", "mode", "tint"],
+        "group": ManifestReader.commonKeys + ["layers", "transform", "mask", "shadow"],
+        "use": ManifestReader.commonKeys + ["component", "state", "variables"],
+    ]
+
+    func layers(_ node: Node, _ what: String) -> [Layer] {
+        guard reader.usable(node, what) else { return [] }
+        guard let list = node.sequence else {
+            reader.problem("\(what) must be a list of layers, not \(node.kindDescription)", at: node)
+            return []
+        }
+        return list.compactMap(layer)
+    }
+
+    private func layer(_ node: Node) -> Layer? {
+        guard let mapping = node.mapping, mapping.count == 1, let entry = mapping.first,
+              let kind = entry.key.scalar?.string else {
+            let found = node.mapping.map { "\($0.count) keys" } ?? node.kindDescription
+            reader.problem("a layer is a mapping with one key naming its kind (\(Fields.list(Self.kinds))), not \(found)",
+                           at: node)
+            return nil
+        }
+        let (kindNode, body) = (entry.key, entry.value)
+        guard let allowed = Self.allowedKeys[kind] else {
+            reader.problem("unknown layer kind \"\(kind)\"" + Suggestion.hint(for: kind, in: Self.kinds)
+                           + "; expected one of \(Fields.list(Self.kinds))", at: kindNode)
+            return nil
+        }
+        guard let fields = Fields(body, owner: kind, allowed: allowed, reader: reader) else { return nil }
+        let (common, visible) = reader.common(fields)
+        let layer: Layer?
+        switch kind {
+        case "text": layer = text(fields, common)
+        case "image": layer = image(fields, common)
+        case "svg": layer = svg(fields, common)
+        case "group": layer = group(fields, common)
+        case "use": layer = use(fields, common)
+        default: layer = shape(kind, fields, common)
+        }
+        return visible ? layer : nil
+    }
+
+    // MARK: Kinds
+
+    private func shape(_ kind: String, _ fields: Fields, _ common: LayerCommon) -> Layer? {
+        let fill = fields.read("fill") { reader.paint($0, $1) }
+        let fillRule = fields.read("fillRule") { reader.choice($0, $1, FillRule.self) } ?? .nonZero
+        let stroke = fields.read("stroke") { reader.stroke($0, $1) }
+        let shadow = fields.read("shadow") { reader.shadow($0, $1) }
+        let innerShadow = fields.read("innerShadow") { reader.shadow($0, $1) }
+        let shape: ShapeLayer.Shape
+        switch kind {
+        case "roundedRect": shape = .roundedRect(fields.read("radius") { reader.radii($0, $1) } ?? CornerRadii(all: 0))
+        case "ellipse": shape = .ellipse
+        case "path":
+            let box = fields.read("viewBox") { viewBox($0, $1) }
+            guard let dataNode = fields.require("data", "SVG path data"), let path = pathData(dataNode, fields.what("data"))
+            else { return nil }
+            shape = .path(path, viewBox: box)
+        default: shape = .rect
+        }
+        return .shape(ShapeLayer(shape: shape, common: common, fill: fill, fillRule: fillRule, stroke: stroke,
+                                 shadow: shadow, innerShadow: innerShadow))
+    }
+
+    /// Path data; a mistake is reported at its own column when the data sits on one line.
+    private func pathData(_ node: Node, _ what: String) -> Path? {
+        guard let data = reader.string(node, what) else { return nil }
+        do {
+            return try Path(svgPathData: data)
+        } catch let error as PathDataError {
+            var location = node.location
+            if let scalar = node.scalar, !data.contains("\n"), location != nil,
+               [.plain, .singleQuoted, .doubleQuoted].contains(scalar.style), !data.contains("\\") {
+                location?.column += error.offset + (scalar.style == .plain ? 0 : 1)
+            }
+            reader.problems.add("bad path data for \(what) at offset \(error.offset): \(error.message)", at: location)
+        } catch {
+            reader.problem("bad path data for \(what): \(error)", at: node)
+        }
+        return nil
+    }
+
+    /// `[width, height]` or `[x, y, width, height]`, with a positive size.
+    private func viewBox(_ node: Node, _ what: String) -> Rect? {
+        guard let values = reader.numbers(node, what, counts: [2, 4]) else { return nil }
+        let box = values.count == 2 ? Rect(x: 0, y: 0, width: values[0], height: values[1])
+            : Rect(x: values[0], y: values[1], width: values[2], height: values[3])
+        guard box.width > 0, box.height > 0 else {
+            reader.problem("\(what) needs a width and height greater than 0", at: node)
+            return nil
+        }
+        return box
+    }
+
+    private func text(_ fields: Fields, _ common: LayerCommon) -> Layer? {
+        // Every property is read (and checked) even when the text itself is wrong.
+        var style = TextStyle()
+        if let font = fields.read("font", { reader.string($0, $1) }) { style.font = font }
+        if let color = fields.read("color", { reader.color($0, $1) }) { style.color = color }
+        if let value = fields.read("alignment", { reader.choice($0, $1, TextStyle.Alignment.self) }) { style.alignment = value }
+        if let value = fields.read("verticalAlignment", { reader.choice($0, $1, TextStyle.VerticalAlignment.self) }) {
+            style.verticalAlignment = value
+        }
+        if let value = fields.read("wrapping", { reader.choice($0, $1, TextStyle.Wrapping.self) }) { style.wrapping = value }
+        style.maxLines = fields.read("maxLines") { reader.integer($0, $1, minimum: 1) }
+        if let spacing = fields.read("lineSpacing", { reader.number($0, $1) }) { style.lineSpacing = spacing }
+        if let height = fields.read("lineHeight", { reader.number($0, $1, above: 0) }) { style.lineHeightMultiple = height }
+        let shadow = fields.read("shadow") { reader.shadow($0, $1) }
+        guard let textNode = fields.require("text"), let text = reader.string(textNode, fields.what("text")) else {
+            return nil
+        }
+        return .text(TextLayer(text: text, style: style, common: common, shadow: shadow))
+    }
+
+    private func image(_ fields: Fields, _ common: LayerCommon) -> Layer? {
+        let mode = fields.read("mode") { reader.choice($0, $1, ContentMode.self) } ?? .aspectFit
+        let interpolation = fields.read("interpolation") { reader.choice($0, $1, Interpolation.self) } ?? .good
+        guard let fileNode = fields.require("file", "a PNG file, relative to the manifest"),
+              let file = reader.pngFile(fileNode, fields.what("file")) else { return nil }
+        return .image(ImageLayer(file: file, common: common, contentMode: mode, interpolation: interpolation))
+    }
+
+    private func svg(_ fields: Fields, _ common: LayerCommon) -> Layer? {
+        let mode = fields.read("mode") { reader.choice($0, $1, ContentMode.self) } ?? .aspectFit
+        let tint = fields.read("tint") { reader.color($0, $1) }
+        guard let fileNode = fields.require("file", "an SVG file, relative to the manifest"),
+              let document = reader.svgFile(fileNode, fields.what("file")) else { return nil }
+        return .svg(SVGLayer(document: document, common: common, contentMode: mode, tint: tint))
+    }
+
+    private func group(_ fields: Fields, _ common: LayerCommon) -> Layer? {
+        let transform = fields.read("transform") { reader.transform($0, $1) }
+        let groupMask = fields.read("mask") { mask($0, $1) }
+        let shadow = fields.read("shadow") { reader.shadow($0, $1) }
+        guard let layersNode = fields.require("layers", "a list of layers") else { return nil }
+        return .group(GroupLayer(layers: layers(layersNode, fields.what("layers")), common: common, transform: transform,
+                                 mask: groupMask, shadow: shadow))
+    }
+
+    /// A colour or gradient (`{linear: …}`), whose alpha masks; or `{layers: […]}`, drawn to mask.
+    private func mask(_ node: Node, _ what: String) -> LayerMask? {
+        guard reader.usable(node, what) else { return nil }
+        if let mapping = node.mapping, mapping.count == 1, mapping["layers"] != nil {
+            guard let fields = Fields(node, owner: what, allowed: ["layers"], reader: reader),
+                  let layersNode = fields["layers"] else { return nil }
+            return .layers(layers(layersNode, fields.what("layers")))
+        }
+        return reader.paint(node, what).map(LayerMask.paint)
+    }
+
+    private func use(_ fields: Fields, _ common: LayerCommon) -> Layer? {
+        guard let nameNode = fields.require("component", "the name of another component"),
+              let name = reader.string(nameNode, fields.what("component")) else { return nil }
+        let stateNode = fields["state"]
+        let state = stateNode.flatMap { reader.string($0, fields.what("state")) }
+        var variables: [String: Node] = [:]
+        if let variablesNode = fields["variables"], reader.usable(variablesNode, fields.what("variables")) {
+            if let mapping = variablesNode.mapping {
+                for (key, value) in mapping { variables[key.scalar?.string ?? ""] = value }
+            } else {
+                reader.problem("\(fields.what("variables")) must be a mapping of names to values, "
+                               + "not \(variablesNode.kindDescription)", at: variablesNode)
+            }
+        }
+        let request = Use(component: name, componentNode: nameNode, state: state, stateNode: stateNode, variables: variables)
+        guard let child = resolveUse(request) else { return nil }
+        return .component(ComponentLayer(component: child, common: common))
+    }
+}

@@ -1,0 +1,63 @@
+import RasterKit
+import Foundation
+
+/// Finds the SVG files under a folder with `readdir`: hidden entries are skipped (and hidden
+/// folders not entered), links to files count as the files they point to, links to folders are
+/// not followed (so a loop of links cannot trap the walk).
+///
+/// Plain POSIX calls: `FileManager`'s enumerator and `URL` arithmetic would cost more than the
+/// rest of a batch whose renders are all up to date.
+enum SVGFileWalker {
+    /// One file found: its path relative to the folder, and its device and inode.
+    struct Found {
+        var relativePath: String
+        var fileID: [UInt64]
+    }
+
+    /// The SVG files under `folder`, sorted by relative path; nil when `folder` cannot be read.
+    /// Every folder entered is stamped in `inputs` before it is listed, and every file found.
+    static func files(in folder: String, extensions: Set<String>, noting inputs: InputStamps? = nil) -> [Found]? {
+        var found: [Found] = []
+        guard walk(folder, relative: "", extensions: extensions, noting: inputs, into: &found) else { return nil }
+        return found.sorted { $0.relativePath < $1.relativePath }
+    }
+
+    /// Adds what `folder + relative` holds; false when that folder cannot be opened.
+    private static func walk(_ root: String, relative: String, extensions: Set<String>, noting inputs: InputStamps?,
+                             into found: inout [Found]) -> Bool {
+        let path = relative.isEmpty ? root : root + "/" + relative
+        inputs?.note(path)
+        guard let directory = opendir(path) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }  // also "." and ".."
+            let child = relative.isEmpty ? name : relative + "/" + name
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR):
+                _ = walk(root, relative: child, extensions: extensions, noting: inputs, into: &found)
+            case Int32(DT_REG):
+                guard hasExtension(name, in: extensions) else { continue }
+                var info = stat()
+                guard stat(root + "/" + child, &info) == 0 else { continue }
+                inputs?.note(root + "/" + child, info)
+                found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
+            default:
+                // A link, or a file system that does not say: look at what the name reaches.
+                guard hasExtension(name, in: extensions) else { continue }
+                var info = stat()
+                guard stat(root + "/" + child, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                inputs?.note(root + "/" + child, info)
+                found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
+            }
+        }
+        return true
+    }
+
+    private static func hasExtension(_ name: String, in extensions: Set<String>) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return extensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+}

@@ -1,0 +1,74 @@
+import RasterKit
+import Foundation
+
+/// Reads one SVG file for the outputs made from it. A batch keeps a file's outputs together on
+/// one worker, so each thread remembers the last file it read: the file is read once for all
+/// its sizes and scales, and a large batch holds only the files being worked on.
+///
+/// The document is not parsed here: its digest alone decides the cache key, so an output
+/// served from the cache never pays for parsing; drawing parses it and reports its errors.
+final class SVGSourceLoader: Sendable {
+    private let path: String
+    private let displayPath: String
+    /// The file's folder when it may load files from there.
+    private let baseDirectory: URL?
+
+    init(path: String, displayPath: String, allowsExternalReferences: Bool) {
+        self.path = path
+        self.displayPath = displayPath
+        baseDirectory = allowsExternalReferences
+            ? URL(fileURLWithPath: path, isDirectory: false).deletingLastPathComponent() : nil
+    }
+
+    /// The document, read now unless this thread read it last.
+    func document() throws(SVGError) -> SVGDocument {
+        let recent = RecentDocument.current()
+        // The file's size and time say whether it changed since this thread read it.
+        let stamp = fileStamp()
+        if recent.loader === self, recent.stamp == stamp, let result = recent.result { return try result.get() }
+        let result = load()
+        recent.loader = self
+        recent.stamp = stamp
+        recent.result = result
+        return try result.get()
+    }
+
+    private func fileStamp() -> [Int64] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        return [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ino)]
+    }
+
+    private func load() -> Result<SVGDocument, SVGError> {
+        Result { () throws(SVGError) in
+            let data = try SVGDocument.readFile(path, naming: displayPath)
+            let references = baseDirectory.map { SVGDocument.ExternalReferences.allowed(baseDirectory: $0) } ?? .blocked
+            return SVGDocument(unvalidatedData: data, externalReferences: references, source: displayPath)
+        }
+    }
+}
+
+/// The document the current thread read last, with the loader that read it.
+private final class RecentDocument {
+    var loader: SVGSourceLoader?
+    var stamp: [Int64] = []
+    var result: Result<SVGDocument, SVGError>?
+
+    static func current() -> RecentDocument {
+        if let pointer = pthread_getspecific(threadKey) {
+            return Unmanaged<RecentDocument>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let made = RecentDocument()
+        pthread_setspecific(threadKey, Unmanaged.passRetained(made).toOpaque())
+        return made
+    }
+
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<RecentDocument>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+}

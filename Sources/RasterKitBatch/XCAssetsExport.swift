@@ -1,0 +1,103 @@
+import RasterKit
+import Foundation
+
+/// Writes the `Contents.json` files of an Xcode asset catalog, formatted the way Xcode writes
+/// them (sorted keys, two-space indent, `"key" : value`), so opening the catalog in Xcode
+/// changes nothing.
+///
+/// Slices follow Xcode's own slicing: each image entry carries `resizing` with `mode` `9-part`,
+/// `cap-insets` in that image's pixels, and a `center` that stretches the pixels between the caps.
+enum XCAssetsExport {
+    /// One image of an image set.
+    struct Image: Hashable {
+        var filename: String
+        var scale: Double
+        /// Cap insets in the image's pixels, and the width and height of the centre between them.
+        var slices: Slices?
+    }
+
+    struct Slices: Hashable {
+        var top: Int, left: Int, bottom: Int, right: Int
+        var centerWidth: Int, centerHeight: Int
+    }
+
+    /// The catalog's own `Contents.json`.
+    static func catalogContents() -> Data {
+        Data(JSONValue.object(["info": info]).formatted().utf8)
+    }
+
+    /// An image set's `Contents.json`, listing `images` in order.
+    static func imageSetContents(_ images: [Image]) -> Data {
+        let entries: [JSONValue] = images.map { image in
+            var entry: [String: JSONValue] = [
+                "filename": .string(image.filename),
+                "idiom": .string("universal"),
+                "scale": .string("\(image.scale.compactDescription)x"),
+            ]
+            if let slices = image.slices {
+                entry["resizing"] = .object([
+                    "mode": .string("9-part"),
+                    "center": .object(["mode": .string("stretch"), "width": .number(slices.centerWidth),
+                                       "height": .number(slices.centerHeight)]),
+                    "cap-insets": .object(["top": .number(slices.top), "left": .number(slices.left),
+                                           "bottom": .number(slices.bottom), "right": .number(slices.right)]),
+                ])
+            }
+            return .object(entry)
+        }
+        return Data(JSONValue.object(["images": .array(entries), "info": info]).formatted().utf8)
+    }
+
+    private static let info = JSONValue.object(["author": .string("xcode"), "version": .number(1)])
+
+    /// The slices of a render `pixelWidth` × `pixelHeight` with `caps` (points) at `scale`.
+    static func slices(caps: EdgeInsets, scale: Double, pixelWidth: Int, pixelHeight: Int) -> Slices {
+        let pixels = NineSlice.pixelCaps(caps, scale: scale, width: pixelWidth, height: pixelHeight)
+        return Slices(top: pixels.top, left: pixels.left, bottom: pixels.bottom, right: pixels.right,
+                      centerWidth: pixelWidth - pixels.left - pixels.right,
+                      centerHeight: pixelHeight - pixels.top - pixels.bottom)
+    }
+}
+
+/// The few JSON values asset catalogs need, written deterministically.
+enum JSONValue: Hashable {
+    case string(String)
+    case number(Int)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Xcode's layout: sorted keys, two spaces per level, a trailing newline.
+    func formatted() -> String { write(indent: "") + "\n" }
+
+    private func write(indent: String) -> String {
+        let inner = indent + "  "
+        switch self {
+        case .string(let text): return JSONValue.quote(text)
+        case .number(let value): return String(value)
+        case .array(let values):
+            guard !values.isEmpty else { return "[\n\n\(indent)]" }
+            return "[\n" + values.map { inner + $0.write(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let members):
+            let lines = members.sorted { $0.key < $1.key }.map { key, value in
+                inner + JSONValue.quote(key) + " : " + value.write(indent: inner)
+            }
+            return "{\n" + lines.joined(separator: ",\n") + "\n\(indent)}"
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\t": output += "\\t"
+            case "\r": output += "\\r"
+            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+}
