@@ -11,6 +11,7 @@ private enum LayerTag {
 }
 
 extension Layer: StateHashable {
+    /// Writes the kind of layer, then that layer's state.
     public func hashState(into hasher: inout StateHasher) {
         switch self {
         case .shape(let layer): layer.hashState(into: &hasher)
@@ -24,6 +25,7 @@ extension Layer: StateHashable {
 }
 
 extension LayerFrame: StateHashable {
+    /// Writes how the layer is placed: a frame, insets, or its parent's whole bounds.
     public func hashState(into hasher: inout StateHasher) {
         switch self {
         case .inset(let insets):
@@ -37,6 +39,7 @@ extension LayerFrame: StateHashable {
 }
 
 extension LayerPaint: StateHashable {
+    /// Writes the colour or gradient, with its stops and geometry.
     public func hashState(into hasher: inout StateHasher) {
         switch self {
         case .color(let color):
@@ -57,6 +60,7 @@ extension LayerPaint: StateHashable {
 }
 
 extension LayerStroke: StateHashable {
+    /// Writes the paint, then the stroke style.
     public func hashState(into hasher: inout StateHasher) {
         paint.hashState(into: &hasher)
         style.hashState(into: &hasher)
@@ -64,6 +68,7 @@ extension LayerStroke: StateHashable {
 }
 
 extension LayerCommon: StateHashable {
+    /// Writes the frame, opacity and blend mode every layer has.
     public func hashState(into hasher: inout StateHasher) {
         frame.hashState(into: &hasher)
         hasher.write(opacity)
@@ -72,6 +77,8 @@ extension LayerCommon: StateHashable {
 }
 
 extension ShapeLayer: StateHashable {
+    /// Writes the shape, the placement, opacity and blend mode, the fill and fill rule, the stroke
+    /// and both shadows.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.shape)
         switch shape {
@@ -95,6 +102,7 @@ extension ShapeLayer: StateHashable {
 }
 
 extension TextLayer: StateHashable {
+    /// Writes the text, its style, the placement, opacity and blend mode, and the shadow.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.text)
         text.hashState(into: &hasher)
@@ -131,6 +139,7 @@ extension SVGLayer: StateHashable {
 }
 
 extension GroupLayer: StateHashable {
+    /// Writes the group's layers, transform, mask and shadow.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.group)
         layers.hashState(into: &hasher)
