@@ -139,7 +139,7 @@ extension SVGLayer: StateHashable {
 }
 
 extension GroupLayer: StateHashable {
-    /// Writes the group's layers, transform, mask and shadow.
+    /// Writes the group's layers, its placement, opacity and blend mode, transform, mask and shadow.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.group)
         layers.hashState(into: &hasher)
