@@ -9,7 +9,7 @@ OUT ?= out/demo
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
                    libsqlite3-dev fonts-dejavu-core librsvg2-bin
 
-.PHONY: all deps build cli demo test test-thread bench fuzz fuzz-build clean
+.PHONY: all deps build cli demo test test-thread docs bench fuzz fuzz-build clean
 
 all: build
 
@@ -50,9 +50,23 @@ demo: build
 	@echo "Showcase contact sheet: $(OUT)/showcase-contact-sheet.png"
 
 test: deps
+	python3 Scripts/check-doc-comments.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
+# DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>
+# (static HTML); any documentation warning (an unresolved ``link``, an undocumented parameter)
+# fails the build.
+DOC_TARGETS := RasterKit RasterKitDiff RasterKitTesting
+
+docs: deps
+	@mkdir -p .build/docs
+	@for target in $(DOC_TARGETS); do \
+	  $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
+	    --warnings-as-errors --output-path .build/docs/$$target || exit 1; \
+	done
+	@echo "Documentation: $(CURDIR)/.build/docs/<target>/ (serve a folder over HTTP to read it)"
 
 # The whole suite under ThreadSanitizer (slow: a separate build).
 test-thread: deps

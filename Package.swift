@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `make docs`: the generate-documentation command; no target depends on it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

@@ -98,6 +98,7 @@ public enum BatchPlanError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A size, scale or set of caps that cannot be rendered.
     case invalidSize(item: String, reason: String)
 
+    /// The problem, naming the item or output it concerns.
     public var description: String {
         switch self {
         case let .unsupportedScale(format, scale, item):

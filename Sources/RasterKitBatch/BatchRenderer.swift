@@ -22,6 +22,7 @@ public final class BatchRenderer: Sendable {
     static let workerStackSize = 8 << 20
 
     /// - Parameters:
+    ///   - rasterizer: draws every output, through its cache and under its limits.
     ///   - jobs: worker threads (default: one per active processor). With at least one per
     ///     processor the process may use, each worker keeps to one processor for the batch
     ///     (see `WorkerPlacement`).

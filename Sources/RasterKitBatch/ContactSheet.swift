@@ -12,21 +12,28 @@ import Foundation
 public struct ContactSheet: Sendable {
     /// One image and its caption.
     public struct Item: Sendable {
+        /// The caption under the image.
         public var label: String
+        /// The image shown, at its size in points unless larger than the sheet allows.
         public var image: RasterImage
+        /// An image and its caption.
         public init(label: String, image: RasterImage) {
             self.label = label
             self.image = image
         }
     }
 
+    /// The heading at the top of the sheet.
     public var title: String
+    /// The images, in the order they are laid out.
     public var items: [Item]
     /// The widest the sheet may be, in points.
     public var width: Double
     /// The largest an image is shown, in points; larger ones are scaled down.
     public var maximumImageSide: Double
 
+    /// A sheet of `items`, at most `width` points wide, showing no image larger than
+    /// `maximumImageSide` points; call `render(scale:)` to draw it.
     public init(title: String, items: [Item], width: Double = 1_200, maximumImageSide: Double = 320) {
         self.title = title
         self.items = items

@@ -31,6 +31,7 @@ public struct DeclarativeComponent: Rasterizable, StateHashable, CustomStringCon
     /// Bumped whenever layers draw differently, so renders of the old drawing are never served.
     public static var renderVersion: Int { 1 }
 
+    /// Draws the layers in order, the first at the bottom, in a rectangle of `size`.
     public func draw(in canvas: Canvas, size: Size) throws {
         try LayerRenderer(canvas: canvas).draw(layers, in: Rect(size: size))
     }
@@ -40,17 +41,20 @@ public struct DeclarativeComponent: Rasterizable, StateHashable, CustomStringCon
         layers.hashState(into: &hasher)
     }
 
+    /// The name, if any, and the number of layers.
     public var description: String {
         let count = "\(layers.count) layer\(layers.count == 1 ? "" : "s")"
         return name.isEmpty ? count : "\(name), \(count)"
     }
 
+    /// Components are equal when their layers and caps are; the name is not compared.
     public static func == (lhs: DeclarativeComponent, rhs: DeclarativeComponent) -> Bool {
         lhs.layers == rhs.layers && lhs.capInsets == rhs.capInsets
     }
 }
 
 extension DeclarativeComponent: Hashable {
+    /// Hashes the layers and caps, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(layers)
         hasher.combine(capInsets)

@@ -12,6 +12,7 @@ private enum LayerTag {
 }
 
 extension Layer: StateHashable {
+    /// Writes the kind of layer, then that layer's state.
     public func hashState(into hasher: inout StateHasher) {
         switch self {
         case .shape(let layer): layer.hashState(into: &hasher)
@@ -25,6 +26,7 @@ extension Layer: StateHashable {
 }
 
 extension LayerFrame: StateHashable {
+    /// Writes how the layer is placed: a frame, insets, or its parent's whole bounds.
     public func hashState(into hasher: inout StateHasher) {
         switch self {
         case .inset(let insets):
@@ -38,6 +40,7 @@ extension LayerFrame: StateHashable {
 }
 
 extension LayerPaint: StateHashable {
+    /// Writes the colour or gradient, with its stops and geometry.
     public func hashState(into hasher: inout StateHasher) {
         switch self {
         case .color(let color):
@@ -58,6 +61,7 @@ extension LayerPaint: StateHashable {
 }
 
 extension LayerStroke: StateHashable {
+    /// Writes the paint, then the stroke style.
     public func hashState(into hasher: inout StateHasher) {
         paint.hashState(into: &hasher)
         style.hashState(into: &hasher)
@@ -65,6 +69,7 @@ extension LayerStroke: StateHashable {
 }
 
 extension LayerCommon: StateHashable {
+    /// Writes the frame, opacity and blend mode every layer has.
     public func hashState(into hasher: inout StateHasher) {
         frame.hashState(into: &hasher)
         hasher.write(opacity)
@@ -73,6 +78,8 @@ extension LayerCommon: StateHashable {
 }
 
 extension ShapeLayer: StateHashable {
+    /// Writes the shape, the placement, opacity and blend mode, the fill and fill rule, the stroke
+    /// and both shadows.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.shape)
         switch shape {
@@ -96,6 +103,7 @@ extension ShapeLayer: StateHashable {
 }
 
 extension TextLayer: StateHashable {
+    /// Writes the text, its style, the placement, opacity and blend mode, and the shadow.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.text)
         text.hashState(into: &hasher)
@@ -132,6 +140,7 @@ extension SVGLayer: StateHashable {
 }
 
 extension GroupLayer: StateHashable {
+    /// Writes the group's layers, its placement, opacity and blend mode, transform, mask and shadow.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.group)
         layers.hashState(into: &hasher)

@@ -82,7 +82,9 @@ public struct LayerFile: Hashable, Sendable {
         digest = sip.finalize()
     }
 
+    /// Files are equal when their bytes are, wherever they were read from.
     public static func == (lhs: LayerFile, rhs: LayerFile) -> Bool { lhs.digest == rhs.digest && lhs.data == rhs.data }
+    /// Hashes the bytes' digest.
     public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }
 

@@ -10,6 +10,7 @@ public enum SVGBatchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Two inputs would write the same output file.
     case conflictingOutputs(output: String, first: String, second: String)
 
+    /// The problem, naming the file or folder.
     public var description: String {
         switch self {
         case .inputNotFound(let path): "no such file or folder: '\(path)'"

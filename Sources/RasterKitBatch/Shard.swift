@@ -49,6 +49,7 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
         return Int(sip.finalize().high % UInt64(count))
     }
 
+    /// `I/N`, as `--shard` takes it.
     public var description: String { "\(index)/\(count)" }
 }
 
@@ -58,6 +59,7 @@ public enum ShardError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidCount(Int)
     case indexOutOfRange(index: Int, count: Int)
 
+    /// What is wrong with the shard, and what is expected.
     public var description: String {
         switch self {
         case .malformed(let text): "shard \"\(text)\" must be I/N, two whole numbers such as 0/4"

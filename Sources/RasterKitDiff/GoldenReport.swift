@@ -10,15 +10,23 @@ import Foundation
 public struct GoldenReport: Sendable {
     /// One failed golden and its pictures.
     public struct Failure: Sendable {
+        /// `<TestFile>/<test>[.<name>]@<scale>x`: which assertion failed.
         public var identifier: String
+        /// The assertion's failure message.
         public var message: String
+        /// The path of the golden PNG.
         public var golden: String
         /// Share of differing pixels; nil when the sizes differed (shown first).
         public var ratio: Double?
+        /// Pixels that differed; nil when the sizes differed.
         public var differentPixels: Int?
+        /// Pixels compared; nil when the sizes differed.
         public var totalPixels: Int?
+        /// The golden's PNG bytes, when the artifacts hold them.
         public var expected: Data?
+        /// The rendered PNG bytes, when the artifacts hold them.
         public var actual: Data?
+        /// The difference image's PNG bytes, when the artifacts hold them.
         public var diff: Data?
         /// Images of the folder that were not embedded, by file name, with the reason: a
         /// symbolic link, not a regular file, too large, or not a PNG.
@@ -143,6 +151,7 @@ public struct GoldenReport: Sendable {
 public enum GoldenReportError: Error, Sendable, CustomStringConvertible {
     case notADirectory(String)
 
+    /// What was wrong with the folder.
     public var description: String {
         switch self {
         case .notADirectory(let path): "\(path) is not a directory of golden failure artifacts"

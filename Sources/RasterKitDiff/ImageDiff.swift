@@ -13,6 +13,9 @@ import Foundation
 public enum ImageDiff {
     /// Compares `expected` with `actual` (pixelmatch's `img1` and `img2`).
     ///
+    /// - Parameter expected: the reference image, such as a golden.
+    /// - Parameter actual: the image to check, of the same size.
+    /// - Parameter options: the threshold and how the diff image is drawn (pixelmatch's defaults).
     /// - Parameter makeDiffImage: false skips drawing the diff image, for counting only.
     /// - Throws: ``ImageDiffError`` for invalid options or images of different sizes.
     public static func compare(_ expected: RGBABitmap, _ actual: RGBABitmap, options: Options = .init(),

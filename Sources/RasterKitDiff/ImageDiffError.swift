@@ -7,6 +7,7 @@ public enum ImageDiffError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `alpha` is NaN, infinite or outside 0...1.
     case invalidAlpha(Double)
 
+    /// Which input was invalid, and the valid range.
     public var description: String {
         switch self {
         case let .sizeMismatch(expected, actual):

@@ -41,6 +41,7 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     case invalidName(String)
 
+    /// What went wrong and how to fix it, in one line.
     public var description: String {
         switch self {
         case .invalidRecordMode(let text):

@@ -11,7 +11,9 @@ public struct DiskCacheEntryInfo: Hashable, Sendable, Codable {
     public var renderVersion: Int
     /// The key's readable description: type, state, size and scale.
     public var keyDescription: String
+    /// The render's width in pixels.
     public var pixelWidth: Int
+    /// The render's height in pixels.
     public var pixelHeight: Int
     /// Pixels per point.
     public var scale: Double
@@ -19,6 +21,7 @@ public struct DiskCacheEntryInfo: Hashable, Sendable, Codable {
     public var capInsets: EdgeInsets?
     /// Bytes of PNG data.
     public var byteSize: Int
+    /// When the entry was written.
     public var created: Date
     /// The last lookup that was served from this entry (written in batches, so it may lag a little).
     public var lastAccess: Date

@@ -60,6 +60,7 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
     /// Whether the store was closed before the call.
     public var isClosed: Bool { primaryResultCode == Self.misuse && message == Self.closedMessage }
 
+    /// The store's path, the operation and SQLite's error, or why RasterKit refused the file.
     public var description: String {
         // A refusal did not come from SQLite, and its message already names the file.
         if refusal != nil { return "disk cache: \(message)" }

@@ -30,6 +30,7 @@ public struct DiskCacheStatistics: Hashable, Sendable, Codable {
     /// Entries handed to the writer and not yet committed.
     public var pendingWrites = 0
 
+    /// Statistics with every count at zero.
     public init() {}
 }
 
@@ -62,6 +63,7 @@ public struct PruneReport: Hashable, Sendable, Codable {
     /// PNG bytes removed in all.
     public var removedBytes = 0
 
+    /// A report with the given counts (nothing removed by default).
     public init(expired: Int = 0, evicted: Int = 0, removedBytes: Int = 0) {
         self.expired = expired
         self.evicted = evicted
@@ -74,10 +76,14 @@ public struct PruneReport: Hashable, Sendable, Codable {
 
 /// How many entries, and how many bytes, one component type has in the store.
 public struct DiskCacheTypeSummary: Hashable, Sendable, Codable {
+    /// The component's fully qualified type name, as stored with each entry.
     public var typeName: String
+    /// Entries of this type, expired ones included.
     public var count: Int
+    /// Bytes of PNG data of this type's entries.
     public var totalBytes: Int
 
+    /// A summary with the given totals.
     public init(typeName: String, count: Int, totalBytes: Int) {
         self.typeName = typeName
         self.count = count

@@ -3,7 +3,7 @@ import Synchronization
 /// A cache of images in memory, bounded by total byte cost (pixel bytes) and by a per-item
 /// limit, that evicts the least recently used images first.
 ///
-/// Hits are served under the read side of a ``ReadMostlyLock`` and leave nothing shared
+/// Hits are served under the read side of a `ReadMostlyLock` and leave nothing shared
 /// written behind, so threads hitting the cache at once — even for the same image — run in
 /// parallel. Recency is kept as a "second chance" (CLOCK) order: a hit only sets its entry's
 /// reference mark, and eviction moves marked entries to the recent end instead of evicting them.
@@ -12,8 +12,11 @@ import Synchronization
 public final class MemoryCache: @unchecked Sendable {
     /// Counters since the cache was made.
     public struct Statistics: Hashable, Sendable {
+        /// Lookups that found their image.
         public var hits = 0
+        /// Lookups that found nothing.
         public var misses = 0
+        /// Images removed to stay within the cost limit.
         public var evictions = 0
         /// Images currently held.
         public var count = 0

@@ -18,6 +18,7 @@ public final class RasterCache: Sendable {
         /// Renders that had to be drawn (then stored in memory and on disk).
         public var draws = 0
 
+        /// Statistics with every count at zero.
         public init() {}
     }
 

@@ -16,6 +16,7 @@ public enum BlendMode: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// A shadow cast by what is drawn (or, as an inner shadow, inside a shape).
 public struct Shadow: Hashable, Sendable {
+    /// The shadow's colour; its alpha sets how dark the shadow is.
     public var color: Color
     /// Offset in points. Like CSS and Core Graphics, the offset is not rotated or scaled by the
     /// canvas's transform: a shadow falls the same way whatever the drawing's orientation.
@@ -23,6 +24,7 @@ public struct Shadow: Hashable, Sendable {
     /// Blur radius in points, as in CSS `box-shadow`: a Gaussian with σ = blur / 2.
     public var blur: Double
 
+    /// A shadow of `color`, by default 2 points down with a 4-point blur.
     public init(color: Color, offset: Point = Point(x: 0, y: 2), blur: Double = 4) {
         self.color = color
         self.offset = offset

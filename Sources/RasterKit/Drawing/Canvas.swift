@@ -76,11 +76,13 @@ public final class Canvas {
         return try body()
     }
 
+    /// Moves the origin by `x` right and `y` down, in the current coordinates.
     public func translateBy(x: Double, y: Double) {
         ensureOpen()
         cairo_translate(context, x, y)
     }
 
+    /// Scales what is drawn next by `x` horizontally and `y` vertically, about the current origin.
     public func scaleBy(x: Double, y: Double) {
         ensureOpen()
         cairo_scale(context, x, y)

@@ -58,9 +58,12 @@ final class ChildRecorder {
 
 /// A component type and the render version it had when a render was made.
 public struct ComponentVersion: Hashable, Sendable, Codable {
+    /// The component's fully qualified type name.
     public var typeName: String
+    /// The type's ``Rasterizable/renderVersion`` when the render was made.
     public var renderVersion: Int
 
+    /// A type name and the render version it had.
     public init(typeName: String, renderVersion: Int) {
         self.typeName = typeName
         self.renderVersion = renderVersion

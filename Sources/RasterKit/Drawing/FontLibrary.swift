@@ -126,6 +126,7 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     /// fontconfig could not read fonts at a path.
     case unreadable(path: String)
 
+    /// What went wrong, and for missing default fonts what to install.
     public var description: String {
         switch self {
         case .defaultFontsMissing(let searched):

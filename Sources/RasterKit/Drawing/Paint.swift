@@ -14,9 +14,12 @@ public enum Paint: Hashable, Sendable {
 public struct Gradient: Hashable, Sendable {
     /// One colour at one position.
     public struct Stop: Hashable, Sendable {
+        /// The colour at this position.
         public var color: Color
+        /// The position along the gradient, from 0 (start) to 1 (end).
         public var location: Double
 
+        /// A colour at a position from 0 to 1.
         public init(color: Color, location: Double) {
             self.color = color
             self.location = location
@@ -37,8 +40,10 @@ public struct Gradient: Hashable, Sendable {
 
     /// Stops in ascending order of location (equal locations keep their given order).
     public var stops: [Stop]
+    /// What is painted beyond the first and last stops.
     public var extend: Extend
 
+    /// A gradient through `stops`, which are sorted by location (stops at equal locations keep their order).
     public init(stops: [Stop], extend: Extend = .pad) {
         self.stops = stops.enumerated().sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
             .map(\.element)
@@ -55,10 +60,14 @@ public struct Gradient: Hashable, Sendable {
 
 /// A gradient from `start` to `end`, in the canvas's current coordinates.
 public struct LinearGradient: Hashable, Sendable {
+    /// The colours and how they extend.
     public var gradient: Gradient
+    /// Where location 0 lies.
     public var start: Point
+    /// Where location 1 lies.
     public var end: Point
 
+    /// A gradient along the line from `start` to `end`, in the canvas's current coordinates.
     public init(gradient: Gradient, start: Point, end: Point) {
         self.gradient = gradient
         self.start = start
@@ -68,12 +77,18 @@ public struct LinearGradient: Hashable, Sendable {
 
 /// A gradient from one circle to another, in the canvas's current coordinates.
 public struct RadialGradient: Hashable, Sendable {
+    /// The colours and how they extend.
     public var gradient: Gradient
+    /// The centre of the circle at location 0.
     public var startCenter: Point
+    /// The radius of the circle at location 0, in points.
     public var startRadius: Double
+    /// The centre of the circle at location 1.
     public var endCenter: Point
+    /// The radius of the circle at location 1, in points.
     public var endRadius: Double
 
+    /// A gradient from one circle to another, in the canvas's current coordinates.
     public init(gradient: Gradient, startCenter: Point, startRadius: Double = 0, endCenter: Point, endRadius: Double) {
         self.gradient = gradient
         self.startCenter = startCenter
@@ -90,11 +105,16 @@ public struct RadialGradient: Hashable, Sendable {
 
 /// An image used as paint: one copy fills `rect`, and with `tiles` copies repeat beyond it.
 public struct ImagePattern: Hashable, Sendable {
+    /// The image painted.
     public var image: RasterImage
+    /// Where one copy of the image is drawn, scaled to fill it, in points.
     public var rect: Rect
+    /// Whether copies repeat beyond ``rect`` in every direction.
     public var tiles: Bool
+    /// How the image is sampled when scaled.
     public var interpolation: Interpolation
 
+    /// An image drawn into `rect`, repeated beyond it when `tiles` is true.
     public init(image: RasterImage, rect: Rect, tiles: Bool = false, interpolation: Interpolation = .good) {
         self.image = image
         self.rect = rect
@@ -104,6 +124,7 @@ public struct ImagePattern: Hashable, Sendable {
 }
 
 extension RasterImage: Hashable {
+    /// Hashes the size, scale and caps only; equal images also have equal pixels.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(pixelWidth)
         hasher.combine(pixelHeight)
@@ -132,12 +153,16 @@ public enum FillRule: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// How a path's outline is drawn.
 public struct StrokeStyle: Hashable, Sendable {
+    /// How the ends of open lines are drawn: flat at the end, rounded, or squared past it by half the width.
     public enum LineCap: String, Hashable, Sendable, Codable, CaseIterable { case butt, round, square }
+    /// How corners between segments are drawn: pointed (up to the miter limit), rounded or cut off.
     public enum LineJoin: String, Hashable, Sendable, Codable, CaseIterable { case miter, round, bevel }
 
     /// Width in points.
     public var width: Double
+    /// How open ends are drawn.
     public var cap: LineCap
+    /// How corners are drawn.
     public var join: LineJoin
     /// Above this ratio of miter length to width, a miter join is drawn beveled.
     public var miterLimit: Double
@@ -146,6 +171,7 @@ public struct StrokeStyle: Hashable, Sendable {
     /// How far into the dash pattern the line starts.
     public var dashPhase: Double
 
+    /// A stroke style; the defaults are a solid 1-point line with butt caps and miter joins.
     public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 10,
                 dash: [Double] = [], dashPhase: Double = 0) {
         self.width = width

@@ -24,22 +24,30 @@ public struct Path: Hashable, Sendable {
         case closeSubpath
     }
 
+    /// The drawing commands in order; the mutating methods append to them.
     public private(set) var elements: [Element] = []
 
+    /// An empty path.
     public init() {}
 
+    /// A path of the given commands, in order.
     public init(elements: [Element]) { self.elements = elements }
 
+    /// Whether the path has no commands.
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Starts a new subpath at `point`.
     public mutating func move(to point: Point) { elements.append(.move(to: point)) }
 
+    /// Adds a straight line from the current point to `point`.
     public mutating func addLine(to point: Point) { elements.append(.line(to: point)) }
 
+    /// Adds a quadratic Bézier curve from the current point to `point`, pulled toward `control`.
     public mutating func addQuadCurve(to point: Point, control: Point) {
         elements.append(.quadCurve(to: point, control: control))
     }
 
+    /// Adds a cubic Bézier curve from the current point to `point` with two control points.
     public mutating func addCurve(to point: Point, control1: Point, control2: Point) {
         elements.append(.curve(to: point, control1: control1, control2: control2))
     }
@@ -51,11 +59,13 @@ public struct Path: Hashable, Sendable {
                              clockwise: clockwise))
     }
 
+    /// Closes the current subpath with a straight line back to its start.
     public mutating func closeSubpath() { elements.append(.closeSubpath) }
 
     /// Appends every element of `other`.
     public mutating func addPath(_ other: Path) { elements.append(contentsOf: other.elements) }
 
+    /// Adds `rect` as a closed subpath, clockwise from its top-left corner.
     public mutating func addRect(_ rect: Rect) {
         move(to: rect.origin)
         addLine(to: Point(x: rect.maxX, y: rect.minY))
@@ -104,14 +114,18 @@ public struct Path: Hashable, Sendable {
         closeSubpath()
     }
 
+    /// A path of one rectangle.
     public init(rect: Rect) { addRect(rect) }
 
+    /// A rounded rectangle with the same radius at every corner; a radius over half a side makes a pill.
     public init(roundedRect rect: Rect, cornerRadius: Double) {
         addRoundedRect(rect, cornerRadii: CornerRadii(all: cornerRadius))
     }
 
+    /// A rounded rectangle with its own radius at each corner (see ``addRoundedRect(_:cornerRadii:)``).
     public init(roundedRect rect: Rect, cornerRadii: CornerRadii) { addRoundedRect(rect, cornerRadii: cornerRadii) }
 
+    /// An ellipse inscribed in `rect` (a circle when `rect` is square).
     public init(ellipseIn rect: Rect) { addEllipse(in: rect) }
 
     /// The path with every point transformed; arcs become Bézier curves so that any transform,
@@ -156,11 +170,16 @@ public struct Path: Hashable, Sendable {
 
 /// Radii of the four corners of a rounded rectangle, in points.
 public struct CornerRadii: Hashable, Sendable, Codable {
+    /// The top-left corner's radius.
     public var topLeft: Double
+    /// The top-right corner's radius.
     public var topRight: Double
+    /// The bottom-right corner's radius.
     public var bottomRight: Double
+    /// The bottom-left corner's radius.
     public var bottomLeft: Double
 
+    /// Radii for each corner, clockwise from the top left; negative and NaN radii draw as 0.
     public init(topLeft: Double, topRight: Double, bottomRight: Double, bottomLeft: Double) {
         self.topLeft = topLeft
         self.topRight = topRight
@@ -168,8 +187,10 @@ public struct CornerRadii: Hashable, Sendable, Codable {
         self.bottomLeft = bottomLeft
     }
 
+    /// The same radius at every corner.
     public init(all radius: Double) { self.init(topLeft: radius, topRight: radius, bottomRight: radius, bottomLeft: radius) }
 
+    /// Square corners.
     public static let zero = CornerRadii(all: 0)
 
     /// Negative and NaN radii become 0; radii whose sums exceed a side are scaled down together.

@@ -9,6 +9,7 @@ public struct PathDataError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The path data that was given.
     public var input: String
 
+    /// The offset, the problem and the start of the path data.
     public var description: String {
         let shown = input.count > 60 ? String(input.prefix(60)) + "…" : input
         return "invalid SVG path data at offset \(offset): \(message) (in \"\(shown)\")"

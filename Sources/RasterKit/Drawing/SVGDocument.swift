@@ -100,6 +100,7 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
         measuredSize ?? (try? SVGHandleCache.handle(for: self, limits: .default).naturalSize) ?? .zero
     }
 
+    /// Where the document came from (or its size) and the first digits of its digest.
     public var description: String {
         "SVGDocument(\(source ?? "\(data.count) bytes") [\(digest.hex.prefix(8))…])"
     }

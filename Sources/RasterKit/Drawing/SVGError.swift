@@ -16,6 +16,7 @@ public enum SVGError: Error, Hashable, Sendable, CustomStringConvertible {
     /// are expanded, or its text), so it was not handed to librsvg.
     case overLimit(what: String, limit: Int, unit: String, source: String?)
 
+    /// What is wrong with the SVG, naming its source when known.
     public var description: String {
         switch self {
         case let .unreadable(path, reason):

@@ -4,7 +4,9 @@
 /// let title = TextStyle(font: "DejaVu Sans Bold 15", color: .white, alignment: .center)
 /// ```
 public struct TextStyle: Hashable, Sendable {
+    /// How lines sit between the left and right edges of the text's rectangle.
     public enum Alignment: String, Hashable, Sendable, Codable, CaseIterable { case left, center, right, justified }
+    /// Where the block of lines sits between the top and bottom of the text's rectangle.
     public enum VerticalAlignment: String, Hashable, Sendable, Codable, CaseIterable { case top, center, bottom }
     /// Where lines may break when text is wider than its rectangle.
     public enum Wrapping: String, Hashable, Sendable, Codable, CaseIterable {
@@ -21,9 +23,13 @@ public struct TextStyle: Hashable, Sendable {
     /// A Pango font description: family, style options and size in points, such as
     /// `"DejaVu Sans Bold 15"` or `"Sans Italic 12"`.
     public var font: String
+    /// The text's colour.
     public var color: Color
+    /// How lines are aligned horizontally.
     public var alignment: Alignment
+    /// How the text is placed vertically.
     public var verticalAlignment: VerticalAlignment
+    /// Where lines may break.
     public var wrapping: Wrapping
     /// Extra space between lines, in points.
     public var lineSpacing: Double
@@ -32,6 +38,8 @@ public struct TextStyle: Hashable, Sendable {
     /// Lines shown per paragraph; the last shown line ends in an ellipsis when text is cut.
     public var maxLines: Int?
 
+    /// A text style; the default is black `DejaVu Sans 13`, left and top aligned, wrapped between
+    /// words, with no line limit.
     public init(font: String = "DejaVu Sans 13", color: Color = .black, alignment: Alignment = .left,
                 verticalAlignment: VerticalAlignment = .top, wrapping: Wrapping = .word,
                 lineSpacing: Double = 0, lineHeightMultiple: Double = 1, maxLines: Int? = nil) {

@@ -5,11 +5,16 @@
 /// let glass = Color(red: 1, green: 1, blue: 1, alpha: 0.4)
 /// ```
 public struct Color: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Red, from 0 to 1.
     public var red: Double
+    /// Green, from 0 to 1.
     public var green: Double
+    /// Blue, from 0 to 1.
     public var blue: Double
+    /// Opacity, from 0 (transparent) to 1 (opaque); not premultiplied into the other components.
     public var alpha: Double
 
+    /// A colour from sRGB components, each from 0 to 1, and straight alpha.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -78,13 +83,20 @@ public struct Color: Hashable, Sendable, Codable, CustomStringConvertible {
         return UInt8((min(max(component, 0), 1) * 255).rounded())
     }
 
+    /// The colour as ``hexString``: `#RRGGBB`, or `#RRGGBBAA` when not opaque.
     public var description: String { hexString }
 
+    /// Opaque black, `#000000`.
     public static let black = Color(white: 0)
+    /// Opaque white, `#FFFFFF`.
     public static let white = Color(white: 1)
+    /// Fully transparent black: draws nothing with the normal blend mode.
     public static let clear = Color(white: 0, alpha: 0)
+    /// Opaque pure red, `#FF0000`.
     public static let red = Color(red: 1, green: 0, blue: 0)
+    /// Opaque pure green, `#00FF00`.
     public static let green = Color(red: 0, green: 1, blue: 0)
+    /// Opaque pure blue, `#0000FF`.
     public static let blue = Color(red: 0, green: 0, blue: 1)
 }
 
@@ -95,6 +107,7 @@ public struct ColorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with it.
     public var reason: String
 
+    /// The text, the reason and the forms a colour may take.
     public var description: String {
         "invalid colour \"\(input)\": \(reason) (expected #RGB, #RGBA, #RRGGBB or #RRGGBBAA)"
     }

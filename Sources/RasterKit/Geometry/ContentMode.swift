@@ -33,5 +33,6 @@ public enum ContentMode: String, Hashable, Sendable, Codable, CaseIterable, Cust
         return Rect(x: rect.midX - width / 2, y: rect.midY - height / 2, width: width, height: height)
     }
 
+    /// The mode's name, as manifests spell it.
     public var description: String { rawValue }
 }

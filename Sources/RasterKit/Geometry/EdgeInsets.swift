@@ -1,10 +1,15 @@
 /// Distances in points from each edge of a rectangle: padding, or nine-slice caps.
 public struct EdgeInsets: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Distance from the top edge, in points.
     public var top: Double
+    /// Distance from the left edge, in points.
     public var left: Double
+    /// Distance from the bottom edge, in points.
     public var bottom: Double
+    /// Distance from the right edge, in points.
     public var right: Double
 
+    /// Insets with a distance for each edge, in points.
     public init(top: Double, left: Double, bottom: Double, right: Double) {
         self.top = top
         self.left = left
@@ -20,6 +25,7 @@ public struct EdgeInsets: Hashable, Sendable, Codable, CustomStringConvertible {
         self.init(top: vertical, left: horizontal, bottom: vertical, right: horizontal)
     }
 
+    /// No inset on any edge.
     public static let zero = EdgeInsets(all: 0)
 
     /// left + right
@@ -36,6 +42,7 @@ public struct EdgeInsets: Hashable, Sendable, Codable, CustomStringConvertible {
         [top, left, bottom, right].allSatisfy { $0.isFinite && $0 >= 0 }
     }
 
+    /// The four distances, labelled.
     public var description: String {
         "(top: \(top.compactDescription), left: \(left.compactDescription), "
             + "bottom: \(bottom.compactDescription), right: \(right.compactDescription))"

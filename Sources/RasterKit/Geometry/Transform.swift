@@ -2,13 +2,20 @@ import Foundation
 
 /// An affine transform: `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
 public struct Transform: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// How x scales into x'.
     public var a: Double
+    /// How x feeds into y'.
     public var b: Double
+    /// How y feeds into x'.
     public var c: Double
+    /// How y scales into y'.
     public var d: Double
+    /// The horizontal translation, in points.
     public var tx: Double
+    /// The vertical translation, in points.
     public var ty: Double
 
+    /// A transform from its six coefficients, as in `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a
         self.b = b
@@ -18,10 +25,13 @@ public struct Transform: Hashable, Sendable, Codable, CustomStringConvertible {
         self.ty = ty
     }
 
+    /// The transform that changes nothing.
     public static let identity = Transform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// A translation by `x` to the right and `y` down.
     public init(translationX x: Double, y: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
 
+    /// A scale by `x` horizontally and `y` vertically, about the origin.
     public init(scaleX x: Double, y: Double) { self.init(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0) }
 
     /// A rotation by `angle` radians; positive angles turn +x toward +y (clockwise on screen).
@@ -52,6 +62,7 @@ public struct Transform: Hashable, Sendable, Codable, CustomStringConvertible {
                          tx: (c * ty - d * tx) / determinant, ty: (b * tx - a * ty) / determinant)
     }
 
+    /// The point transformed: `(a·x + c·y + tx, b·x + d·y + ty)`.
     public func apply(to point: Point) -> Point {
         Point(x: a * point.x + c * point.y + tx, y: b * point.x + d * point.y + ty)
     }
@@ -59,7 +70,9 @@ public struct Transform: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Whether the transform only scales and translates (no rotation or skew).
     public var isAxisAligned: Bool { b == 0 && c == 0 }
 
+    /// Whether this is exactly ``identity``.
     public var isIdentity: Bool { self == .identity }
 
+    /// The six coefficients, labelled.
     public var description: String { "Transform(a: \(a), b: \(b), c: \(c), d: \(d), tx: \(tx), ty: \(ty))" }
 }

@@ -13,6 +13,7 @@ public enum PNGError: Error, Hashable, Sendable, CustomStringConvertible {
     /// libpng failed while encoding.
     case encodingFailed(reason: String)
 
+    /// What is wrong with the PNG, in one line.
     public var description: String {
         switch self {
         case .notPNG(let count):

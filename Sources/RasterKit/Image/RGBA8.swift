@@ -1,10 +1,15 @@
 /// One pixel as straight (not premultiplied) 8-bit red, green, blue and alpha.
 public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
+    /// Red, 0...255.
     public var red: UInt8
+    /// Green, 0...255.
     public var green: UInt8
+    /// Blue, 0...255.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) to 255 (opaque); not premultiplied into the other components.
     public var alpha: UInt8
 
+    /// A pixel from straight 8-bit components.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         self.red = red
         self.green = green
@@ -18,6 +23,7 @@ public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
                   blue: Color.byte(color.blue), alpha: Color.byte(color.alpha))
     }
 
+    /// `RGBA8(red, green, blue, alpha)`.
     public var description: String { "RGBA8(\(red), \(green), \(blue), \(alpha))" }
 }
 

@@ -5,7 +5,9 @@ import Foundation
 /// the precision premultiplication would lose.
 public struct RGBABitmap: Sendable {
     let storage: PixelStorage
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
 
     init(storage: PixelStorage, width: Int, height: Int) {
@@ -103,6 +105,7 @@ public struct RGBABitmap: Sendable {
 }
 
 extension RGBABitmap: Equatable {
+    /// Bitmaps are equal when they have the same size and the same bytes.
     public static func == (lhs: RGBABitmap, rhs: RGBABitmap) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height
             && (lhs.storage.bytes == rhs.storage.bytes || memcmp(lhs.storage.bytes, rhs.storage.bytes, lhs.storage.byteCount) == 0)

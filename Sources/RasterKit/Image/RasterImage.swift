@@ -96,6 +96,7 @@ extension RasterImage: Equatable {
 }
 
 extension RasterImage: CustomStringConvertible {
+    /// The size in pixels, the scale and any caps.
     public var description: String {
         var text = "RasterImage(\(pixelWidth)×\(pixelHeight) px @\(scale.compactDescription)x"
         if let capInsets { text += ", caps \(capInsets)" }

@@ -39,6 +39,8 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
     public let rasterizer: Rasterizer
     private let state: SanitizerVisibleMutex<State>
 
+    /// A host for `component` at `size` and `scale` that starts rendering at once: on the render
+    /// threads, or on the calling thread when `drawsSynchronously`; `placeholder` is shown until then.
     public init(component: Component, size: Size, scale: Double = 1, rasterizer: Rasterizer,
                 drawsSynchronously: Bool = false, isRasterized: Bool = true, placeholder: RasterImage? = nil) {
         self.rasterizer = rasterizer

@@ -34,9 +34,14 @@ public protocol Rasterizable: Sendable {
 }
 
 extension Rasterizable {
+    /// The whole value: every stored property is part of the state.
     public static var stateKeyPaths: [PartialKeyPath<Self> & Sendable] { [\Self.self] }
+    /// Version 0.
     public static var renderVersion: Int { 0 }
+    /// Not resizable: drawn at every requested size.
     public var capInsets: EdgeInsets? { nil }
+    /// Resizable components are drawn at their minimum frame and stretched.
     public var usesMinimumFrameForCaps: Bool { true }
+    /// The store's default lifetime.
     public var diskCacheLifetime: Double? { nil }
 }

@@ -177,8 +177,11 @@ public struct RenderedImage: Sendable {
         public var wasCached: Bool { self == .memory || self == .disk }
     }
 
+    /// The rendered image.
     public let image: RasterImage
+    /// The cache key the image is stored under.
     public let key: CacheKey
+    /// Whether the image was drawn, served from memory or disk, or shared with another request.
     public let origin: Origin
 }
 

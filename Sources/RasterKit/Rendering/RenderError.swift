@@ -22,6 +22,7 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
     /// A component's `draw` threw; `key` says which state was being drawn.
     case drawFailed(typeName: String, key: CacheKey, underlying: any Error)
 
+    /// What failed and why, with the limit or the state when there is one.
     public var description: String {
         switch self {
         case .invalidSize(let size):
@@ -56,6 +57,7 @@ public struct PixelLimits: Hashable, Sendable {
     /// Width × height, in pixels.
     public var maximumPixelCount: Int
 
+    /// Limits with the given values; the defaults are 16,384 pixels a side and 268 million pixels in all.
     public init(maximumSide: Int = 16_384, maximumPixelCount: Int = 268_435_456) {
         self.maximumSide = maximumSide
         self.maximumPixelCount = maximumPixelCount

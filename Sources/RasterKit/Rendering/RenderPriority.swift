@@ -5,5 +5,6 @@ public enum RenderPriority: Int, Hashable, Sendable, Comparable, CaseIterable {
     /// Wanted now: runs in parallel, up to the rasterizer's `maxConcurrentDraws`.
     case urgent
 
+    /// `prefetch` is lower than `urgent`.
     public static func < (lhs: RenderPriority, rhs: RenderPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -17,6 +17,7 @@ public struct RenderStatistics: Hashable, Sendable {
     /// Renders abandoned because every request for them was cancelled.
     public var cancellations = 0
 
+    /// Statistics with every count at zero.
     public init() {}
 }
 

@@ -38,6 +38,7 @@ public struct SVGImage: Rasterizable, StateHashable, CustomStringConvertible {
         hasher.combine(LibrsvgHandle.version)
     }
 
+    /// The document's source, the digest's first digits, the content mode and any tint.
     public var description: String {
         let name = document.source ?? "\(document.data.count) bytes"
         var text = "\(name) [\(document.digest.hex.prefix(8))…], \(contentMode)"

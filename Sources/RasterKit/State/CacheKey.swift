@@ -47,6 +47,8 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// Each state key path with its value, as `name: value` pairs.
     public var stateDescription: String { describeState() }
 
+    /// The type, the state as `name: value` pairs, the size, the scale and the digest's first
+    /// 8 digits: `Badge(count: 3, tint: #D93B3B) 24×24 pt @2x [1f0c…]`.
     public var description: String {
         let shortType = typeName.split(separator: ".").last.map(String.init) ?? typeName
         let sizeText = size.map { "\($0) pt" } ?? "nine-slice (any size)"
@@ -54,8 +56,10 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
             + "[\(digest.prefix(8))…]"
     }
 
+    /// Keys are equal when their digests are; the description is not compared.
     public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.value == rhs.value }
 
+    /// Hashes the digest.
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
     /// Computes the key of `component` drawn at `size` points and `scale`.

@@ -1,9 +1,12 @@
 /// A 128-bit digest that is the same in every process and on every run (unlike Swift's
 /// `Hasher`, which is seeded per process).
 public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The first 64 bits of the digest.
     public let high: UInt64
+    /// The last 64 bits of the digest.
     public let low: UInt64
 
+    /// A digest from its two 64-bit halves, as ``high`` and ``low`` return them.
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
@@ -25,8 +28,10 @@ public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConverti
         self.init(high: high, low: low)
     }
 
+    /// The 32 hexadecimal digits of ``hex``.
     public var description: String { hex }
 
+    /// Orders digests by ``high``, then ``low``.
     public static func < (lhs: StableDigest, rhs: StableDigest) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 }
 

@@ -19,38 +19,46 @@ private enum OwnTag {
 }
 
 extension Point: StateHashable {
+    /// Writes a tag for points, then `x` and `y` (with `-0.0` as `0.0`).
     public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.point, x, y) }
 }
 
 extension Size: StateHashable {
+    /// Writes a tag for sizes, then `width` and `height`.
     public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.size, width, height) }
 }
 
 extension Rect: StateHashable {
+    /// Writes a tag for rectangles, then the origin and the size.
     public func hashState(into hasher: inout StateHasher) {
         hasher.writeValues(OwnTag.rect, origin.x, origin.y, size.width, size.height)
     }
 }
 
 extension EdgeInsets: StateHashable {
+    /// Writes a tag for insets, then the top, left, bottom and right distances.
     public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.insets, top, left, bottom, right) }
 }
 
 extension Color: StateHashable {
+    /// Writes a tag for colours, then the red, green, blue and alpha components.
     public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.color, red, green, blue, alpha) }
 }
 
 extension CornerRadii: StateHashable {
+    /// Writes a tag for corner radii, then the four radii clockwise from the top left.
     public func hashState(into hasher: inout StateHasher) {
         hasher.writeValues(OwnTag.radii, topLeft, topRight, bottomRight, bottomLeft)
     }
 }
 
 extension Transform: StateHashable {
+    /// Writes a tag for transforms, then its six coefficients.
     public func hashState(into hasher: inout StateHasher) { hasher.writeValues(OwnTag.transform, a, b, c, d, tx, ty) }
 }
 
 extension Path: StateHashable {
+    /// Writes a tag for paths and the element count, then each element's kind and points.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(OwnTag.path)
         hasher.write(elements.count)
@@ -69,6 +77,7 @@ extension Path: StateHashable {
 }
 
 extension Gradient: StateHashable {
+    /// Writes the extend mode by name, then each stop's colour and location.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(OwnTag.gradient)
         extend.rawValue.hashState(into: &hasher)
@@ -81,6 +90,7 @@ extension Gradient: StateHashable {
 }
 
 extension LinearGradient: StateHashable {
+    /// Writes the gradient, then the start and end points.
     public func hashState(into hasher: inout StateHasher) {
         gradient.hashState(into: &hasher)
         hasher.writeValues(OwnTag.linear, start.x, start.y, end.x, end.y)
@@ -88,6 +98,7 @@ extension LinearGradient: StateHashable {
 }
 
 extension RadialGradient: StateHashable {
+    /// Writes the gradient, then both circles' centres and radii.
     public func hashState(into hasher: inout StateHasher) {
         gradient.hashState(into: &hasher)
         hasher.writeValues(OwnTag.radial, startCenter.x, startCenter.y, startRadius, endCenter.x, endCenter.y, endRadius)
@@ -107,6 +118,7 @@ extension RasterImage: StateHashable {
 }
 
 extension ImagePattern: StateHashable {
+    /// Writes the image (by its pixels), the rectangle, whether it tiles and the interpolation.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(OwnTag.imagePattern)
         image.hashState(into: &hasher)
@@ -117,6 +129,7 @@ extension ImagePattern: StateHashable {
 }
 
 extension Paint: StateHashable {
+    /// Writes a tag for paints, then the colour, gradient or image pattern it holds.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(OwnTag.paint)
         switch self {
@@ -129,6 +142,7 @@ extension Paint: StateHashable {
 }
 
 extension Mask: StateHashable {
+    /// Writes a tag for masks, then the image and its rectangle, or the gradient.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(OwnTag.mask)
         switch self {
@@ -142,6 +156,7 @@ extension Mask: StateHashable {
 }
 
 extension StrokeStyle: StateHashable {
+    /// Writes the width, miter limit, dash phase, cap, join and dash lengths.
     public func hashState(into hasher: inout StateHasher) {
         hasher.writeValues(OwnTag.stroke, width, miterLimit, dashPhase)
         cap.hashState(into: &hasher)
@@ -151,6 +166,7 @@ extension StrokeStyle: StateHashable {
 }
 
 extension Shadow: StateHashable {
+    /// Writes the offset, the blur radius and the colour.
     public func hashState(into hasher: inout StateHasher) {
         hasher.writeValues(OwnTag.shadow, offset.x, offset.y, blur)
         color.hashState(into: &hasher)
@@ -158,6 +174,8 @@ extension Shadow: StateHashable {
 }
 
 extension TextStyle: StateHashable {
+    /// Writes every property that changes how text is set: font, colour, alignments, wrapping,
+    /// line spacing, line height and line limit.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(OwnTag.text)
         font.hashState(into: &hasher)

@@ -3,6 +3,7 @@ import Foundation
 // Built-in fast paths: these types never go through Mirror.
 
 extension Bool: StateHashable {
+    /// Writes a `Bool` tag, then 1 for `true` or 0 for `false`.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .bool)
         hasher.sip.write(self ? 1 as UInt8 : 0)
@@ -10,6 +11,7 @@ extension Bool: StateHashable {
 }
 
 extension Int: StateHashable {
+    /// Writes an `Int` tag, then the value as 64 bits.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .int)
         hasher.write(self)
@@ -17,6 +19,7 @@ extension Int: StateHashable {
 }
 
 extension UInt: StateHashable {
+    /// Writes a `UInt` tag, then the value as 64 bits.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .uint)
         hasher.write(UInt64(self))
@@ -24,38 +27,47 @@ extension UInt: StateHashable {
 }
 
 extension Int8: StateHashable {
+    /// Writes an `Int8` tag, then the value widened to `Int`; the tag keeps it apart from other integer types.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .int8); hasher.write(Int(self)) }
 }
 
 extension Int16: StateHashable {
+    /// Writes an `Int16` tag, then the value widened to `Int`.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .int16); hasher.write(Int(self)) }
 }
 
 extension Int32: StateHashable {
+    /// Writes an `Int32` tag, then the value widened to `Int`.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .int32); hasher.write(Int(self)) }
 }
 
 extension Int64: StateHashable {
+    /// Writes an `Int64` tag, then the value.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .int64); hasher.write(Int(self)) }
 }
 
 extension UInt8: StateHashable {
+    /// Writes a `UInt8` tag, then the value widened to `UInt64`.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .uint8); hasher.write(UInt64(self)) }
 }
 
 extension UInt16: StateHashable {
+    /// Writes a `UInt16` tag, then the value widened to `UInt64`.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .uint16); hasher.write(UInt64(self)) }
 }
 
 extension UInt32: StateHashable {
+    /// Writes a `UInt32` tag, then the value widened to `UInt64`.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .uint32); hasher.write(UInt64(self)) }
 }
 
 extension UInt64: StateHashable {
+    /// Writes a `UInt64` tag, then the value.
     public func hashState(into hasher: inout StateHasher) { hasher.write(tag: .uint64); hasher.write(self) }
 }
 
 extension Double: StateHashable {
+    /// Writes a `Double` tag, then the value, with `-0.0` written as `0.0` and every NaN as one NaN.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .double)
         hasher.write(self)
@@ -63,6 +75,7 @@ extension Double: StateHashable {
 }
 
 extension Float: StateHashable {
+    /// Writes a `Float` tag, then the value widened to `Double` (zeros and NaNs as for `Double`).
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .float)
         hasher.write(Double(self))
@@ -70,6 +83,8 @@ extension Float: StateHashable {
 }
 
 extension String: StateHashable {
+    /// Writes a `String` tag, then the length and UTF-8 bytes in Unicode normalization form C, so
+    /// strings Swift calls equal share a key.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .string)
         hasher.write(self)
@@ -77,14 +92,17 @@ extension String: StateHashable {
 }
 
 extension Substring: StateHashable {
+    /// Writes the same as the equal `String`.
     public func hashState(into hasher: inout StateHasher) { String(self).hashState(into: &hasher) }
 }
 
 extension Character: StateHashable {
+    /// Writes the same as a one-character `String`.
     public func hashState(into hasher: inout StateHasher) { String(self).hashState(into: &hasher) }
 }
 
 extension Date: StateHashable {
+    /// Writes a `Date` tag, then the seconds since the reference date.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .date)
         hasher.write(timeIntervalSinceReferenceDate)
@@ -92,6 +110,7 @@ extension Date: StateHashable {
 }
 
 extension URL: StateHashable {
+    /// Writes a `URL` tag, then the absolute string (the file is not read).
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .url)
         hasher.write(absoluteString)
@@ -99,6 +118,7 @@ extension URL: StateHashable {
 }
 
 extension Data: StateHashable {
+    /// Writes a bytes tag, then the count and the bytes.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .bytes)
         hasher.write(UInt64(count))
@@ -107,6 +127,7 @@ extension Data: StateHashable {
 }
 
 extension UUID: StateHashable {
+    /// Writes a `UUID` tag, then its 16 bytes.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .uuid)
         withUnsafeBytes(of: uuid) { hasher.sip.write($0) }
@@ -114,6 +135,7 @@ extension UUID: StateHashable {
 }
 
 extension Optional: StateHashable where Wrapped: StateHashable {
+    /// Writes whether a value is present, then the value.
     public func hashState(into hasher: inout StateHasher) {
         switch self {
         case .none: hasher.write(tag: .none)
@@ -125,6 +147,7 @@ extension Optional: StateHashable where Wrapped: StateHashable {
 }
 
 extension Array: StateHashable where Element: StateHashable {
+    /// Writes a sequence tag and the count, then each element in order.
     public func hashState(into hasher: inout StateHasher) {
         hasher.write(tag: .sequence)
         hasher.write(count)

@@ -7,11 +7,13 @@ public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The system's reason, or why RasterKit refused the file.
     public var reason: String
 
+    /// An error for `path`, with the system's reason or RasterKit's for refusing it.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
+    /// `cannot read '<path>': <reason>`.
     public var description: String { "cannot read '\(path)': \(reason)" }
 }
 

@@ -40,6 +40,8 @@ public struct ResourceLimits: Hashable, Sendable {
     /// nil for no limit. Checked between drawing operations, so one operation finishes first.
     public var timeLimit: Double?
 
+    /// Limits with the given values; every default is that of ``default``, which suits assets
+    /// a team draws itself (`SECURITY.md` lists them).
     public init(pixels: PixelLimits = .default, maximumInputBytes: Int = 64 << 20,
                 maximumSVGTextCharacters: Int = 100_000, maximumSVGExpandedBytes: Int = 16 << 20,
                 maximumShadowBlur: Double = 1_000, maximumShadowOffset: Double = 16_384,
