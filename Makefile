@@ -52,13 +52,14 @@ demo: build
 test: deps
 	python3 Scripts/check-doc-comments.py
 	$(SWIFT) build --build-tests
+	python3 Scripts/check-core-dependencies.py
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 # DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>
 # (static HTML); any documentation warning (an unresolved ``link``, an undocumented parameter)
 # fails the build.
-DOC_TARGETS := RasterKit RasterKitDiff RasterKitTesting
+DOC_TARGETS := RasterKit RasterKitBatch RasterKitDiff RasterKitTesting
 
 docs: deps
 	@mkdir -p .build/docs

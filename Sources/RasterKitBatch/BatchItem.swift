@@ -39,7 +39,7 @@ public struct BatchItem: Sendable {
     /// The component (and content insets) for each size.
     public var variant: @Sendable (Size) -> Variant
 
-    /// `component` at every size and scale. Its caps (``Rasterizable/capInsets``) make it
+    /// `component` at every size and scale. Its caps (`Rasterizable/capInsets`) make it
     /// resizable: slices in asset catalogs, markers in nine-patch files.
     public init(name: String, state: String = "default", component: some Rasterizable, sizes: [Size],
                 scales: [Double] = [1], contentInsets: EdgeInsets? = nil, source: String? = nil) {

@@ -126,7 +126,7 @@ extension ImageLayer: StateHashable {
 }
 
 extension SVGLayer: StateHashable {
-    /// The document as ``SVGImage`` writes it: by digest, with librsvg's version.
+    /// The document as `SVGImage` writes it: by digest, with librsvg's version.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.svg)
         hasher.write(document.digest.high)

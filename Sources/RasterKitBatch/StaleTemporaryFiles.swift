@@ -1,7 +1,7 @@
 import RasterKit
 import Foundation
 
-/// Removes the temporary files ``AtomicFileWriter`` left behind in runs that were killed between
+/// Removes the temporary files `AtomicFileWriter` left behind in runs that were killed between
 /// creating a file and renaming it into place: `.<name>.<pid>-<n>.tmp`, whose writer process is
 /// no longer running. A batch sweeps each folder it writes to before it starts, so a killed run's
 /// leftovers go with the next complete one.
@@ -28,7 +28,7 @@ enum StaleTemporaryFiles {
         return removed
     }
 
-    /// The pid in a name of ``AtomicFileWriter/temporaryPath(for:)``'s pattern, else nil.
+    /// The pid in a name of `AtomicFileWriter/temporaryPath(for:)`'s pattern, else nil.
     static func writer(ofTemporary name: String) -> pid_t? {
         guard name.count > 6, name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
         let stem = name.dropFirst().dropLast(4)
