@@ -1,12 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Debian packages that provide the system libraries RasterKit links.
-let debianPackages = [
-    "libcairo2-dev", "libpango1.0-dev", "librsvg2-dev", "libpng-dev",
-    "libfontconfig1-dev", "libsqlite3-dev", "fonts-dejavu-core",
-]
-
 let package = Package(
     name: "RasterKit",
     platforms: [.macOS(.v15)],

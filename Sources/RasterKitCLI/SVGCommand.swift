@@ -111,12 +111,21 @@ struct SVGCommand: ParsableCommand {
     }
 }
 
-/// `--mode` values.
+/// `--mode` values: `aspect-fit` as a flag is spelled, and `aspectFit` as ``ContentMode`` and
+/// manifests spell it.
 enum ContentModeArgument: String, ExpressibleByArgument, CaseIterable {
     case stretch
     case aspectFit = "aspect-fit"
     case aspectFill = "aspect-fill"
     case center
+
+    init?(argument: String) {
+        switch argument {
+        case "aspectFit": self = .aspectFit
+        case "aspectFill": self = .aspectFill
+        default: self.init(rawValue: argument)
+        }
+    }
 
     var contentMode: ContentMode {
         switch self {

@@ -181,6 +181,10 @@ import RasterKit
         #expect(fit.status == 0)
         let fitted = try Self.image(folder.appendingPathComponent("fit/wide-20.png"))
         #expect(fitted.pixel(x: 10, y: 2).alpha == 0 && fitted.pixel(x: 10, y: 10).alpha == 255)
+        // ContentMode's own spelling, which the README once gave, means the same.
+        let camel = try Self.rasterkit("wide.svg", "--size", "20", "--mode", "aspectFit", "--out", "camel", in: folder)
+        #expect(camel.status == 0, "\(camel.stderr)")
+        #expect(try Self.image(folder.appendingPathComponent("camel/wide-20.png")) == fitted)
         let stretched = try Self.rasterkit("wide.svg", "--size", "20", "--out", "stretch", in: folder)
         #expect(stretched.status == 0)
         #expect(try Self.image(folder.appendingPathComponent("stretch/wide-20.png")).pixel(x: 10, y: 2).alpha == 255)
