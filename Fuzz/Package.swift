@@ -23,7 +23,8 @@ let package = Package(
     ] + fuzzTargets.map { name in
         .executableTarget(
             name: name,
-            dependencies: ["CFuzzDriver", .product(name: "RasterKit", package: rasterKitPackage)],
+            dependencies: ["CFuzzDriver", .product(name: "RasterKit", package: rasterKitPackage),
+                           .product(name: "RasterKitBatch", package: rasterKitPackage)],
             path: "Sources/\(name)")
     }
 )

@@ -179,6 +179,19 @@ private func sample() throws -> RasterImage {
         #expect(try RasterImage(pngData: try flat.pngData(compression: .best)).pixelWidth == 1_000)
     }
 
+    /// Found by `make fuzz` (FuzzPNGDecode): a damaged signature in front of an IHDR with an
+    /// invalid bit depth and a 117 million × 1.1 billion size trapped on an overflow in the
+    /// chunk scan. It is not a PNG, and says so.
+    @Test func aDamagedSignatureWithAnAbsurdHeaderIsNotAPNG() {
+        let bytes = Data(base64Encoded: "iVBORw0KGgUAAAANSUhEUgcA7CBEUkgHSQDsIAC7BCrh")!
+        #expect(throws: PNGError.notPNG(byteCount: bytes.count)) { try RasterImage(pngData: bytes) }
+        // The same header behind a good signature is refused on its size.
+        var good = bytes
+        good[7] = 0x0A
+        let error = #expect(throws: PNGError.self) { try RasterImage(pngData: good) }
+        guard case .tooLarge = error else { Issue.record("\(String(describing: error))"); return }
+    }
+
     /// A chunk under the limit still decodes; the limit is ResourceLimits.maximumPNGChunkBytes.
     @Test func chunksWithinTheLimitDecodeAndAStricterLimitRefusesThem() throws {
         let image = try RasterImage(size: Size(4), scale: 2) { $0.fillAll(with: .color(.red)) }

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// Batch manifests (YAML or JSON): loading must end in a manifest or a ``ManifestError`` listing
 /// problems. Paths resolve inside an empty folder, so no file outside it is ever read.

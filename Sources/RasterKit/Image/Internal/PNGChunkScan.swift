@@ -53,8 +53,10 @@ enum PNGChunkScan {
         case 6: channels = 4      // RGBA
         default: return 0
         }
+        guard [1, 2, 4, 8, 16].contains(depth) else { return 0 }
+        // Sides come from 32-bit fields: the product can overflow, and then no data could hold it.
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= Int.max / 64 else { return 0 }
-        return pixels * channels * depth / 8
+        let (bits, overflowAgain) = pixels.multipliedReportingOverflow(by: channels * depth)
+        return overflow || overflowAgain ? .max : bits / 8
     }
 }

@@ -25,7 +25,11 @@ enum PNGCodec {
         // The cheap header read refuses an oversized image with a typed error; libpng's own
         // user limits below repeat the check for anything that slips past it.
         let prefix = Data(UnsafeRawBufferPointer(rebasing: data.prefix(PNGHeader.byteCount)))
-        if let header = try? PNGHeader(prefix) { try header.check(limits) }
+        let header: PNGHeader?
+        do { header = try PNGHeader(prefix) } catch .notPNG { throw PNGError.notPNG(byteCount: data.count) } catch {
+            header = nil   // a damaged IHDR is libpng's to describe
+        }
+        try header?.check(limits)
         try PNGChunkScan.check(data, maximumChunkBytes: maximumChunkBytes)
         final class Context {
             let limits: PixelLimits
