@@ -139,6 +139,14 @@ struct LayerParser {
         guard let textNode = fields.require("text"), let text = reader.string(textNode, fields.what("text")) else {
             return nil
         }
+        // Pango lays out every character, wrapped or clipped or not: megabytes of text cost
+        // gigabytes, so a text is held to the same bound as an interpolated string.
+        let limit = reader.limits.maximumInterpolatedLength
+        guard text.utf8.count <= limit else {
+            reader.problem("\(fields.what("text")) is \(text.utf8.count) bytes long; the limit is \(limit) (limits: maxTextLength)",
+                           at: textNode)
+            return nil
+        }
         return .text(TextLayer(text: text, style: style, common: common, shadow: shadow))
     }
 

@@ -26,7 +26,8 @@ public struct ResourceLimits: Hashable, Sendable {
     public var maximumShadowBlur: Double
     /// The largest shadow offset in either direction, in points.
     public var maximumShadowOffset: Double
-    /// The longest string a manifest variable may expand to, in characters.
+    /// The longest string a manifest may hold once its variables are expanded, in UTF-8 bytes:
+    /// a variable's expansion and a text layer's text.
     public var maximumInterpolatedLength: Int
     /// The largest ancillary (text or metadata) chunk a PNG may carry.
     public var maximumPNGChunkBytes: Int
