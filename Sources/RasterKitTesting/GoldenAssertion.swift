@@ -7,8 +7,9 @@ import Foundation
 /// A difference beyond `tolerance` (by default none, at pixelmatch's threshold 0.1) records a
 /// failure in the running framework — Swift Testing or XCTest — that says how many pixels
 /// differ, which tolerance applied and why, where `expected.png`, `actual.png` and `diff.png`
-/// were written, and how to re-record. `RASTERKIT_RECORD` chooses when goldens are written (see
-/// ``RecordMode``). Give each assertion in one test its own `name`.
+/// were written, and how to re-record. `record`, or else `RASTERKIT_RECORD`, chooses when goldens
+/// are written (see ``RecordMode``); a recording assertion always fails, so a `record:` left in a
+/// test cannot pass CI. Give each assertion in one test its own `name`.
 ///
 /// ```swift
 /// @Test func primaryButton() throws {
@@ -20,13 +21,13 @@ import Foundation
 ///   `RASTERKIT_RECORD`, files that cannot be read or written), and rendering errors.
 public func assertGolden<Component: Rasterizable>(
     of component: Component, size: Size, scale: Double = 2, named name: String? = nil, tolerance: Tolerance? = nil,
-    rasterizer: Rasterizer? = nil, goldensDirectory: URL? = nil,
+    rasterizer: Rasterizer? = nil, goldensDirectory: URL? = nil, record: RecordMode? = nil,
     fileID: String = #fileID, filePath: StaticString = #filePath, function: String = #function,
     line: UInt = #line, column: UInt = #column
 ) throws {
     var image = try (rasterizer ?? GoldenRendering.rasterizer).image(for: component, size: size, scale: scale)
     if image.capInsets != nil, image.size != size { image = try image.stretched(to: size) }
-    try GoldenRendering.assert(image, name: name, tolerance: tolerance, goldensDirectory: goldensDirectory,
+    try GoldenRendering.assert(image, name: name, tolerance: tolerance, goldensDirectory: goldensDirectory, record: record,
                                location: .init(fileID: fileID, filePath: filePath, line: line, column: column),
                                function: function)
 }
@@ -34,10 +35,10 @@ public func assertGolden<Component: Rasterizable>(
 /// Compares any image with its golden PNG; see `assertGolden(of:size:scale:named:tolerance:)`.
 public func assertGolden(
     image: RasterImage, named name: String? = nil, tolerance: Tolerance? = nil, goldensDirectory: URL? = nil,
-    fileID: String = #fileID, filePath: StaticString = #filePath, function: String = #function,
+    record: RecordMode? = nil, fileID: String = #fileID, filePath: StaticString = #filePath, function: String = #function,
     line: UInt = #line, column: UInt = #column
 ) throws {
-    try GoldenRendering.assert(image, name: name, tolerance: tolerance, goldensDirectory: goldensDirectory,
+    try GoldenRendering.assert(image, name: name, tolerance: tolerance, goldensDirectory: goldensDirectory, record: record,
                                location: .init(fileID: fileID, filePath: filePath, line: line, column: column),
                                function: function)
 }
@@ -48,11 +49,11 @@ enum GoldenRendering {
     static let rasterizer = Rasterizer()
 
     static func assert(_ image: RasterImage, name: String?, tolerance argument: Tolerance?, goldensDirectory: URL?,
-                       location: TestFailureReporter.Location, function: String,
+                       record requestedMode: RecordMode? = nil, location: TestFailureReporter.Location, function: String,
                        environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let place = try GoldenLocation(filePath: location.path, function: function, name: name, scale: image.scale,
                                        goldensDirectory: goldensDirectory, environment: environment)
-        let (mode, modeSource) = try RecordMode.current(environment)
+        let (mode, modeSource) = try requestedMode.map { ($0, "record: .\($0.rawValue) in the test") } ?? RecordMode.current(environment)
         let tolerance = ResolvedTolerance(argument: argument, environment: environment)
         let testName = String(function.prefix { $0 != "(" })
         let rerecord = "To accept the new rendering, run: RASTERKIT_RECORD=failed swift test --filter \(testName)"
@@ -68,7 +69,7 @@ enum GoldenRendering {
 
         guard FileManager.default.fileExists(atPath: goldenPath) else {
             if mode == .never {
-                let message = "Missing golden \(goldenPath). It was not recorded because RASTERKIT_RECORD is never (\(modeSource)). "
+                let message = "Missing golden \(goldenPath). It was not recorded because the record mode is never (\(modeSource)). "
                     + "Record it on a developer machine with RASTERKIT_RECORD=missing swift test --filter \(testName), look at it, and commit it."
                 let attachments = try writeArtifacts(place, message: message, mode: mode, expected: nil, actualPNG: try actualPNG(),
                                                      actual: actual, result: nil)
@@ -77,7 +78,7 @@ enum GoldenRendering {
             }
             try record(try actualPNG(), at: place.goldenURL)
             return TestFailureReporter.fail(
-                "Recorded a new golden at \(goldenPath) (RASTERKIT_RECORD \(mode.rawValue): \(modeSource)). "
+                "Recorded a new golden at \(goldenPath) (record mode \(mode.rawValue): \(modeSource)). "
                     + "Look at it, commit it, and run the test again.", at: location)
         }
 
@@ -103,7 +104,7 @@ enum GoldenRendering {
             try record(try actualPNG(), at: place.goldenURL)
             let what = result.map { "\($0.differentPixels) pixels had changed" } ?? "the size had changed"
             return TestFailureReporter.fail(
-                "Re-recorded golden \(goldenPath): \(what) (RASTERKIT_RECORD \(mode.rawValue)). Look at it and commit it.",
+                "Re-recorded golden \(goldenPath): \(what) (record mode \(mode.rawValue): \(modeSource)). Look at it and commit it.",
                 at: location)
         }
 

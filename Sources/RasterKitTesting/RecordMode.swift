@@ -1,6 +1,7 @@
 import Foundation
 
-/// When golden assertions write golden files, from `RASTERKIT_RECORD`.
+/// When golden assertions write golden files: the `record:` argument of an assertion, or else
+/// `RASTERKIT_RECORD`.
 ///
 /// The default is `missing` on a developer machine and `never` when the `CI` environment
 /// variable is set, so CI fails on a missing golden instead of recording one.

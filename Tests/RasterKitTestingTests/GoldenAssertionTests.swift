@@ -17,10 +17,10 @@ private struct Harness {
     }
 
     func assert(_ image: RasterImage, test: String, named name: String? = nil, tolerance: Tolerance? = nil,
-                environment: [String: String] = [:]) throws {
+                record: RecordMode? = nil, environment: [String: String] = [:]) throws {
         var environment = environment
         environment["RASTERKIT_ARTIFACTS"] = artifacts.path
-        try GoldenRendering.assert(image, name: name, tolerance: tolerance, goldensDirectory: goldens,
+        try GoldenRendering.assert(image, name: name, tolerance: tolerance, goldensDirectory: goldens, record: record,
                                    location: .init(fileID: #fileID, filePath: #filePath, line: 1, column: 1),
                                    function: test + "()", environment: environment)
     }
@@ -71,6 +71,28 @@ private func comment(_ issue: Issue) -> String { issue.comments.map(\.rawValue).
             try harness.assert(square(.red), test: "never", environment: ["RASTERKIT_RECORD": "never"])
         } matching: { comment($0).contains("RASTERKIT_RECORD=never") }
         #expect(!FileManager.default.fileExists(atPath: harness.golden("never").path))
+    }
+
+    /// The record mode given in code wins over the environment, both ways, and a recording
+    /// assertion still fails.
+    @Test func aRecordModeInCodeWinsOverTheEnvironment() throws {
+        let harness = try Harness()
+        try withKnownIssue {
+            try harness.assert(square(.red), test: "neverInCode", record: .never, environment: ["RASTERKIT_RECORD": "missing"])
+        } matching: { comment($0).contains("Missing golden") && comment($0).contains("record: .never in the test") }
+        #expect(!FileManager.default.fileExists(atPath: harness.golden("neverInCode").path))
+        try withKnownIssue {
+            try harness.assert(square(.red), test: "allInCode", record: .all, environment: ["CI": "true"])
+        } matching: { comment($0).contains("Recorded a new golden") && comment($0).contains("record: .all in the test") }
+        #expect(try RasterImage(pngData: Data(contentsOf: harness.golden("allInCode"))) == square(.red))
+        // A reviewed red golden, and a blue rendering with `record: .failed` under RASTERKIT_RECORD=never.
+        let reviewed = harness.golden("failedInCode")
+        try FileManager.default.createDirectory(at: reviewed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try square(.red).pngData().write(to: reviewed)
+        try withKnownIssue {
+            try harness.assert(square(.blue), test: "failedInCode", record: .failed, environment: ["RASTERKIT_RECORD": "never"])
+        } matching: { comment($0).contains("Re-recorded golden") }
+        #expect(try RasterImage(pngData: Data(contentsOf: reviewed)) == square(.blue))
     }
 
     @Test func ciFalseIsNotCI() throws {

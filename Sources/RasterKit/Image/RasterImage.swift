@@ -47,8 +47,6 @@ public struct RasterImage: Sendable {
     /// Memory held by the pixels, in bytes.
     public var byteCount: Int { storage.byteCount }
 
-    var bytesPerRow: Int { pixelWidth * 4 }
-
     /// The pixel at column `x`, row `y` (from the top left), un-premultiplied.
     public func pixel(x: Int, y: Int) -> RGBA8 {
         precondition(x >= 0 && x < pixelWidth && y >= 0 && y < pixelHeight,

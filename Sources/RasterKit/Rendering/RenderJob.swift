@@ -51,11 +51,6 @@ final class RenderJob: @unchecked Sendable {
         return false
     }
 
-    var isRunning: Bool {
-        if case .running = phase { return true }
-        return false
-    }
-
     /// Whether anyone still wants the result.
     var isWanted: Bool { !waiters.isEmpty || synchronousWaiters > 0 || keepsAlive || hasSynchronousOwner }
 }
