@@ -80,6 +80,21 @@ import Testing
         try expectMovedAside(fixture, original: bytes, reason: "damaged")
     }
 
+    /// The public initializer takes the caller's logger, and the warning goes there.
+    @Test func warningsGoToTheLoggerTheCallerGives() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 2)
+        var bytes = try Data(contentsOf: fixture.url)
+        bytes.replaceSubrange(0..<16, with: Data(repeating: 0x5A, count: 16))
+        try bytes.write(to: fixture.url)
+        let theirs = LogCapture()
+        let disk = try DiskCache(at: fixture.url, logger: theirs.logger)
+        #expect(theirs.warnings.count == 1 && theirs.warnings[0].contains("corrupt"), "\(theirs.warnings)")
+        #expect(fixture.log.warnings.isEmpty)
+        try disk.close()
+    }
+
     @Test func aTruncatedDatabaseIsMovedAside() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }

@@ -1,5 +1,5 @@
 import Foundation
-internal import Logging
+public import Logging
 
 /// A persistent store of renders in one SQLite file (WAL mode), shared safely by every process
 /// that opens it: a render made yesterday, or by another process, is decoded instead of drawn.
@@ -55,9 +55,16 @@ public final class DiskCache: Sendable {
     ///   program's database, text, a device) or a `-wal`/`-shm`/`-journal` beside it is a link
     ///   SQLite would write through. Rendering without a disk tier is then the caller's choice:
     ///   `RasterCache(disk: try? DiskCache(at: url))`.
+    ///
+    /// Warnings (a store moved aside, entries that failed their checksum, writes that could not
+    /// be made) go to `logger`; pass your application's, as swift-log's convention for libraries
+    /// asks. By default they go to a logger labelled `RasterKit.DiskCache`.
     public convenience init(at url: URL, byteLimit: Int = DiskCache.defaultByteLimit,
-                            defaultLifetime: TimeInterval = DiskCache.defaultLifetime) throws {
-        try self.init(at: url, byteLimit: byteLimit, defaultLifetime: defaultLifetime, options: DiskCacheOptions())
+                            defaultLifetime: TimeInterval = DiskCache.defaultLifetime,
+                            logger: Logger = Logger(label: "RasterKit.DiskCache")) throws {
+        var options = DiskCacheOptions()
+        options.logger = logger
+        try self.init(at: url, byteLimit: byteLimit, defaultLifetime: defaultLifetime, options: options)
     }
 
     init(at url: URL, byteLimit: Int, defaultLifetime: TimeInterval, options: DiskCacheOptions) throws {
