@@ -105,7 +105,8 @@ fuzz: fuzz-build
 	    -print_final_stats=1 -artifact_prefix=crashes/$$target- corpus/$$target ../Corpus/$$target \
 	    > $$target.log 2>&1 \
 	    || { tail -60 $$target.log; echo "error: $$target failed; the input is in Fuzz/.build/crashes"; exit 1; }; \
-	  grep -E "^(Done|stat::number_of_executed_units)" $$target.log | tail -1; \
+	  for log in fuzz-*.log; do [ -f "$$log" ] && mv "$$log" "$$target-$$log"; done; \
+	  grep -hE "^(Done|stat::number_of_executed_units)" $$target.log $$target-fuzz-*.log 2>/dev/null | tail -$(FUZZ_JOBS); \
 	done
 
 clean:
