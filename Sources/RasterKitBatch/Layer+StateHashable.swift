@@ -168,11 +168,11 @@ extension GroupLayer: StateHashable {
 }
 
 extension ComponentLayer: StateHashable {
-    /// The child's whole state and caps: the parent's pixels depend on them.
+    /// The child's whole state and caps, through their digest: the parent's pixels depend on them.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.component)
-        component.hashState(into: &hasher)
-        component.capInsets.hashState(into: &hasher)
+        hasher.write(componentDigest.high)
+        hasher.write(componentDigest.low)
         common.hashState(into: &hasher)
     }
 }

@@ -75,14 +75,19 @@ struct LayerRenderer {
     }
 
     private func drawImage(_ layer: ImageLayer, in frame: Rect) throws {
-        let image: RasterImage
-        do { image = try RasterImage(pngData: Data(layer.file.data)) } catch {
+        do {
+            // Decoded under the render's limits and memory budget, not the defaults.
+            try canvas.withDecodedPNG(Data(layer.file.data)) { image in
+                let placed = layer.contentMode.frame(forContentOfSize: image.size, in: frame)
+                canvas.withState {
+                    if layer.contentMode == .aspectFill || layer.contentMode == .center { canvas.clip(to: frame) }
+                    canvas.draw(image, in: placed, interpolation: layer.interpolation)
+                }
+            }
+        } catch let error as RenderError {
+            throw error
+        } catch {
             throw LayerDrawingError.unreadableImage(source: layer.file.source, reason: "\(error)")
-        }
-        let placed = layer.contentMode.frame(forContentOfSize: image.size, in: frame)
-        canvas.withState {
-            if layer.contentMode == .aspectFill || layer.contentMode == .center { canvas.clip(to: frame) }
-            canvas.draw(image, in: placed, interpolation: layer.interpolation)
         }
     }
 

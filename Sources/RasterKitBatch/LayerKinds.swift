@@ -197,13 +197,38 @@ public enum LayerMask: Hashable, Sendable {
 /// key, so a child many parents use is drawn once; a child with caps is stretched to the frame.
 public struct ComponentLayer: Hashable, Sendable {
     /// The child, with its state resolved.
-    public var component: DeclarativeComponent
+    public var component: DeclarativeComponent {
+        didSet { componentDigest = Self.digest(of: component) }
+    }
     /// Frame, opacity and blend mode.
     public var common: LayerCommon
+    /// The child's state digest, worked out once. Parents key, compare and hash a child by it
+    /// rather than by walking its layers again: components that use each other twice at every
+    /// level would otherwise cost 2ⁿ walks for n levels.
+    private(set) var componentDigest: StableDigest
 
     /// `component` drawn in the frame.
     public init(component: DeclarativeComponent, common: LayerCommon = LayerCommon()) {
         self.component = component
         self.common = common
+        componentDigest = Self.digest(of: component)
+    }
+
+    private static func digest(of component: DeclarativeComponent) -> StableDigest {
+        var hasher = StateHasher()
+        component.hashState(into: &hasher)
+        component.capInsets.hashState(into: &hasher)
+        return hasher.digest
+    }
+
+    /// Equal when the children's states and caps and the frames are.
+    public static func == (lhs: ComponentLayer, rhs: ComponentLayer) -> Bool {
+        lhs.componentDigest == rhs.componentDigest && lhs.common == rhs.common
+    }
+
+    /// Hashes the child's digest and the frame.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(componentDigest)
+        hasher.combine(common)
     }
 }

@@ -10,6 +10,8 @@ struct ManifestReader {
     /// What the manifest's values may ask for: the caller's limits, lowered by the manifest's
     /// own `limits:`.
     var limits: ResourceLimits = .default
+    /// What variables have expanded to so far, across the whole manifest.
+    let expansion = ExpansionTally()
 
     func problem(_ message: String, at node: Node?) {
         problems.add(message, at: node?.location)

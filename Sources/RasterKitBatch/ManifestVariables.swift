@@ -121,6 +121,16 @@ final class VariableScope {
                            at: node)
             return nil
         }
+        // Each string may be under the limit and still a bomb in sum: a hundred layers each
+        // using one variable of a megabyte.
+        let total = ExpansionTally.totalLimit(for: reader.limits)
+        guard reader.expansion.add(output.utf8.count, limit: total) else {
+            if reader.expansion.reportOnce() {
+                reader.problem("variables expand to more than \(total) bytes in all (limits: maxTextLength × \(ExpansionTally.factor))",
+                               at: node)
+            }
+            return nil
+        }
         return output + rest
     }
 
@@ -145,5 +155,30 @@ final class VariableScope {
         visiting.removeLast()
         resolved[key] = value
         return value
+    }
+}
+
+/// The bytes variables have expanded to across one manifest, held to a total.
+final class ExpansionTally {
+    /// The total allowed: this many of the longest string one expansion may make.
+    static let factor = 16
+    private var total = 0
+    private var reported = false
+
+    static func totalLimit(for limits: ResourceLimits) -> Int {
+        limits.maximumInterpolatedLength.multipliedReportingOverflow(by: factor).overflow
+            ? .max : limits.maximumInterpolatedLength * factor
+    }
+
+    /// Adds `bytes`; false once the total is past `limit`.
+    func add(_ bytes: Int, limit: Int) -> Bool {
+        total = total.addingReportingOverflow(bytes).overflow ? .max : total + bytes
+        return total <= limit
+    }
+
+    /// True the first time only, so the problem is reported once.
+    func reportOnce() -> Bool {
+        defer { reported = true }
+        return !reported
     }
 }

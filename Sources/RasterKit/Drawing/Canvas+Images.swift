@@ -1,4 +1,5 @@
 internal import CCairo
+import Foundation
 
 extension Canvas {
     /// Draws `image` scaled into `rect`. An image with cap insets is drawn nine-slice: corners
@@ -50,5 +51,20 @@ extension Canvas {
         } catch {
             record(error)
         }
+    }
+}
+
+extension Canvas {
+    /// Decodes `data` under this render's limits (pixels, PNG chunks) and runs `body` with the
+    /// image, its pixels reserved in the render's memory budget while `body` runs: an image a
+    /// manifest names is input like any other, and may be far larger than what it is drawn into.
+    package func withDecodedPNG<Result>(_ data: Data, _ body: (RasterImage) throws -> Result) throws -> Result {
+        let limits = environment.limits
+        let header = try PNGHeader(data)
+        try header.check(limits.pixels)
+        let (bytes, overflow) = header.width.multipliedReportingOverflow(by: header.height * 4)
+        let reservation = try environment.memory.reserve(overflow ? .max : bytes, waits: false)
+        defer { withExtendedLifetime(reservation) {} }
+        return try body(try RasterImage(pngData: data, resourceLimits: limits))
     }
 }

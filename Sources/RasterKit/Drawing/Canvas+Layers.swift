@@ -71,8 +71,13 @@ extension Canvas {
     public func withShadow(_ shadow: Shadow, _ body: () throws -> Void) rethrows {
         ensureOpen()
         guard let device = deviceShadow(shadow) else { return try body() }
-        // Content outside the clip can still cast a shadow into it, so capture a margin.
-        let area = clipDeviceBounds().expanded(byX: device.pad + device.reachX, y: device.pad + device.reachY)
+        // Content outside the clip can still cast a shadow into it — from the side the offset
+        // points away from, by the offset, plus the blur's reach — so capture that margin, and
+        // only on that side: a far offset must not double the layer in every direction.
+        let padded = clipDeviceBounds().expanded(byX: device.pad, y: device.pad)
+        let area = DeviceRect(x: padded.x - (device.offsetX > 0 ? device.reachX : 0),
+                              y: padded.y - (device.offsetY > 0 ? device.reachY : 0),
+                              width: padded.width + device.reachX, height: padded.height + device.reachY)
         guard area.width > 0, area.height > 0 else { return try body() }
         let layer: CairoImageSurface
         do {

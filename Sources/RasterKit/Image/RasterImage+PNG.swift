@@ -98,7 +98,16 @@ extension RasterImage {
     /// Decodes a PNG of any colour type and bit depth. The scale and cap insets RasterKit
     /// wrote are restored; other PNGs get scale 1 and no insets.
     public init(pngData: Data, limits: PixelLimits = .default) throws {
-        let decoded = try pngData.withUnsafeBytes { try PNGCodec.decode($0, limits: limits) }
+        try self.init(pngData: pngData, limits: limits, maximumChunkBytes: ResourceLimits.default.maximumPNGChunkBytes)
+    }
+
+    /// Decodes under the pixel and chunk limits of `limits`.
+    package init(pngData: Data, resourceLimits limits: ResourceLimits) throws {
+        try self.init(pngData: pngData, limits: limits.pixels, maximumChunkBytes: limits.maximumPNGChunkBytes)
+    }
+
+    private init(pngData: Data, limits: PixelLimits, maximumChunkBytes: Int) throws {
+        let decoded = try pngData.withUnsafeBytes { try PNGCodec.decode($0, limits: limits, maximumChunkBytes: maximumChunkBytes) }
         // Straight RGBA bytes become premultiplied ARGB words in place, through raw loads and
         // stores so the buffer is never viewed as two types at once.
         let raw = decoded.storage.bytes

@@ -17,7 +17,7 @@ public struct StateHasher: Sendable {
     /// Class instances being written, for cycle protection.
     var visiting = VisitStack()
 
-    init(sip: SipHash128 = SipHash128()) { self.sip = sip }
+    package init(sip: SipHash128 = SipHash128()) { self.sip = sip }
 
     /// Adds a value that knows how to write its state.
     public mutating func combine<Value: StateHashable>(_ value: Value) { value.hashState(into: &self) }
@@ -35,7 +35,7 @@ public struct StateHasher: Sendable {
         sip.write(bytes)
     }
 
-    var digest: StableDigest { sip.finalize() }
+    package var digest: StableDigest { sip.finalize() }
 
     // MARK: Primitive writes
 

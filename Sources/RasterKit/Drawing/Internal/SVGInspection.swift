@@ -54,7 +54,7 @@ struct SVGInspection {
                 // Character data up to the next tag.
                 let start = index
                 while index < count, bytes[index] != UInt8(ascii: "<") { index += 1 }
-                guard addCharacterData(bytes, start..<index, asText: textDepth > 0) else { return false }
+                guard addCharacterData(bytes, start..<index, asText: textDepth > 0, inContent: true) else { return false }
                 continue
             }
             if Self.matches(bytes, at: index, "<!--") {
@@ -92,7 +92,7 @@ struct SVGInspection {
             let byte = bytes[position]
             if let open = quote {
                 if byte == open {
-                    guard addCharacterData(bytes, valueStart..<position, asText: false) else { return nil }
+                    guard addCharacterData(bytes, valueStart..<position, asText: false, inContent: false) else { return nil }
                     valueBytes += position - valueStart
                     quote = nil
                 }
@@ -175,15 +175,19 @@ struct SVGInspection {
         return min(index + 1, bytes.count)
     }
 
-    /// Adds character data (text or an attribute value), expanding entity references.
-    private mutating func addCharacterData(_ bytes: [UInt8], _ range: Range<Int>, asText: Bool) -> Bool {
-        guard let (length, characters) = expandedLength(of: bytes[range]) else { return false }
-        return add(length, characters: asText ? characters : 0)
+    /// Adds character data (text or an attribute value), expanding entity references. What a
+    /// declared entity expands to in element content counts as text wherever it stands: its
+    /// replacement may itself be markup (`<text>…</text>`, written plainly or as `&#60;`), which
+    /// this scan does not parse again, so it cannot tell whether it becomes text.
+    private mutating func addCharacterData(_ bytes: [UInt8], _ range: Range<Int>, asText: Bool, inContent: Bool) -> Bool {
+        guard let (length, characters, fromEntities) = expandedLength(of: bytes[range]) else { return false }
+        return add(length, characters: asText ? characters : inContent ? fromEntities : 0)
     }
 
-    /// The expanded length (bytes, and characters) of text that may hold `&name;` references.
-    private mutating func expandedLength(of text: ArraySlice<UInt8>) -> (Int, Int)? {
-        var bytes = 0, characters = 0
+    /// The expanded length of text that may hold `&name;` references: bytes, characters, and
+    /// the characters that declared entities produced.
+    private mutating func expandedLength(of text: ArraySlice<UInt8>) -> (Int, Int, Int)? {
+        var bytes = 0, characters = 0, fromEntities = 0
         var index = text.startIndex
         while index < text.endIndex {
             let byte = text[index]
@@ -193,6 +197,7 @@ struct SVGInspection {
                 guard let expansion = expansion(of: name) else { return nil }
                 bytes = Self.saturatingAdd(bytes, expansion.bytes)
                 characters = Self.saturatingAdd(characters, expansion.characters)
+                if entities[name] != nil { fromEntities = Self.saturatingAdd(fromEntities, expansion.characters) }
                 if bytes > limit { return nil }
                 index = semicolon + 1
                 continue
@@ -201,7 +206,7 @@ struct SVGInspection {
             if byte & 0xC0 != 0x80 { characters += 1 }
             index += 1
         }
-        return (bytes, characters)
+        return (bytes, characters, fromEntities)
     }
 
     /// The expansion of `&name;`: one character for a character reference or a predefined
@@ -214,7 +219,7 @@ struct SVGInspection {
         guard !expanding.contains(name) else { return nil }
         expanding.insert(name)
         defer { expanding.remove(name) }
-        guard let (bytes, characters) = expandedLength(of: value[...]) else { return nil }
+        guard let (bytes, characters, _) = expandedLength(of: value[...]) else { return nil }
         expansions[name] = (bytes, characters)
         return (bytes, characters)
     }
