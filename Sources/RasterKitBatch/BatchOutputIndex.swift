@@ -97,6 +97,6 @@ final class BatchOutputIndex: Sendable {
         for (path, entry) in merged.sorted(by: { $0.key < $1.key }) {
             text += "\(entry.fingerprint)\t\(entry.state.byteCount)\t\(entry.state.modified)\t\(entry.sourceStamp)\t\(path)\n"
         }
-        try AtomicFileWriter.write(Data(text.utf8), to: directory + "/" + Self.fileName)
+        try AtomicFileWriter.write(Data(text.utf8), to: directory + "/" + Self.fileName, below: directory)
     }
 }

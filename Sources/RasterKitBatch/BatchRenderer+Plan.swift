@@ -33,7 +33,8 @@ extension BatchRenderer {
             let path = directory.path + "/" + file.path
             if let existing = try? FileReader.read(path, naming: file.path), existing == file.contents { continue }
             do {
-                try AtomicFileWriter.write(file.contents, to: path)
+                // Below the output folder: never through a symbolic link among its subfolders.
+                try AtomicFileWriter.write(file.contents, to: path, below: directory.path)
             } catch {
                 failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
             }

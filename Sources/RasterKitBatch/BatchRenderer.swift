@@ -119,12 +119,31 @@ public final class BatchRenderer: Sendable {
 
     /// Removes temporary files that killed runs left in the folders this batch writes to (see
     /// ``StaleTemporaryFiles``): `directory` and the folder of each of `paths` (relative to it).
+    /// A folder reached through a symbolic link below `directory` is not swept: it is not inside
+    /// the output folder, and outputs are not written through it either.
     func sweepStaleTemporaryFiles(under directory: String, paths: some Sequence<String>) {
         var folders: Set<String> = [""]
         for path in paths {
             if let slash = path.lastIndex(of: "/") { folders.insert(String(path[..<slash])) }
         }
-        for folder in folders { StaleTemporaryFiles.sweep(folder.isEmpty ? directory : directory + "/" + folder) }
+        for folder in folders where Self.isPlainFolder(folder, under: directory) {
+            StaleTemporaryFiles.sweep(folder.isEmpty ? directory : directory + "/" + folder)
+        }
+    }
+
+    /// Whether every existing component of `relative` below `directory` is a folder itself, not
+    /// a symbolic link (`lstat`), and none climbs out with `..`. `directory` itself may be a link:
+    /// the command checked `--out` as a whole.
+    static func isPlainFolder(_ relative: String, under directory: String) -> Bool {
+        var path = directory
+        for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
+            guard component != "..", component != "." else { return false }
+            path += "/" + component
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return errno == ENOENT }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { return false }
+        }
+        return true
     }
 
     /// Renders, encodes and writes one output, unless its file is already up to date.
@@ -145,7 +164,9 @@ public final class BatchRenderer: Sendable {
             if output.encodesRenderAsPNG, rendered.origin == .drawn {
                 rasterizer.cache.disk?.adoptEncoding(data, for: rendered.key)
             }
-            try AtomicFileWriter.write(data, to: directory + "/" + output.path)
+            // Below `directory`: a symbolic link to elsewhere among its subfolders fails this
+            // output instead of having it written outside the output folder.
+            try AtomicFileWriter.write(data, to: directory + "/" + output.path, below: directory)
             index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
             return rendered.origin == .drawn ? .drawn : .cached
         } catch {

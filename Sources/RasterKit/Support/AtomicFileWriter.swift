@@ -27,15 +27,30 @@ package enum AtomicFileWriter {
     }
 
     /// Creates the folders above `destination` as needed and writes `data` atomically.
-    package static func write(_ data: Data, to destination: String) throws(WriteError) {
+    ///
+    /// Only a regular file (or nothing) at `destination` is replaced. The rename would otherwise
+    /// swap a device node (`-o /dev/null` run as root replaced the system's /dev/null), a FIFO,
+    /// a socket or a symbolic link for a regular file, and a folder makes the rename fail with a
+    /// less helpful message; all of these are refused with a `WriteError` before anything is
+    /// written. A symbolic link is refused rather than replaced or followed: replacing it breaks
+    /// whatever the link was set up for, and following it writes where the caller did not name.
+    ///
+    /// With `root`, `destination` must lie below it, and no existing folder between `root` and
+    /// `destination` may be a symbolic link: an output folder holding a link to elsewhere would
+    /// otherwise have outputs written through it, outside the folder. `root` itself may be a
+    /// link (the caller checked it); folders below it are created one at a time and checked.
+    package static func write(_ data: Data, to destination: String, below root: String? = nil) throws(WriteError) {
         let folder = split(destination).folder
-        if !folder.isEmpty, !isDirectory(folder) {
+        if let root {
+            try createFolders(of: destination, below: root)
+        } else if !folder.isEmpty, !isDirectory(folder) {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 throw WriteError(path: folder, operation: "create the folder", reason: FileReader.reason(error))
             }
         }
+        try requireReplaceable(destination)
         let temporary = temporaryPath(for: destination)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(destination, "write") }
@@ -61,10 +76,79 @@ package enum AtomicFileWriter {
             unlink(temporary)
             throw error
         }
+        // Checked again just before the rename: the destination may have been replaced while the
+        // data was written (a narrower window, not a closed one: rename(2) has no "only a file").
+        do { try requireReplaceable(destination) } catch {
+            unlink(temporary)
+            throw error
+        }
         guard rename(temporary, destination) == 0 else {
             let error = failure(destination, "move into place")
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// Throws unless `destination` is missing or a regular file (seen with `lstat`, so a
+    /// symbolic link is judged itself, not its target).
+    private static func requireReplaceable(_ destination: String) throws(WriteError) {
+        var info = stat()
+        guard lstat(destination, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw failure(destination, "write")
+        }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "it is a folder"
+        case S_IFLNK: kind = "it is a symbolic link, which is neither followed nor replaced"
+        case S_IFCHR, S_IFBLK: kind = "it is a device"
+        case S_IFIFO: kind = "it is a FIFO"
+        case S_IFSOCK: kind = "it is a socket"
+        default: kind = "it is not a regular file"
+        }
+        throw WriteError(path: destination, operation: "write", reason: kind + "; only a regular file is replaced")
+    }
+
+    /// Creates the folders between `root` and `destination`'s name one at a time, refusing any
+    /// that exists as a symbolic link or is not a folder, so nothing is written through a link.
+    private static func createFolders(of destination: String, below root: String) throws(WriteError) {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard destination.hasPrefix(prefix) else {
+            throw WriteError(path: destination, operation: "write", reason: "it is not inside '\(root)'")
+        }
+        let components = destination.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true).dropLast()
+        var path = String(prefix.dropLast())
+        // The root itself is created as before (with its parents): the caller named it, and a
+        // link there was the caller's to check; only what lies below it is held to no links.
+        if !path.isEmpty, !isDirectory(path) {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw WriteError(path: path, operation: "create the folder", reason: FileReader.reason(error))
+            }
+        }
+        for component in components {
+            // ".." could climb back out of the root past every check.
+            guard component != "..", component != "." else {
+                throw WriteError(path: destination, operation: "write", reason: "its path goes through '\(component)'")
+            }
+            path += "/" + component
+            var info = stat()
+            if lstat(path, &info) != 0 {
+                guard errno == ENOENT else { throw failure(path, "create the folder") }
+                // EEXIST: another worker made it first; it is checked below like any other.
+                if mkdir(path, 0o777) != 0, errno != EEXIST { throw failure(path, "create the folder") }
+                guard lstat(path, &info) == 0 else { throw failure(path, "create the folder") }
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK:
+                throw WriteError(path: path, operation: "write into",
+                                 reason: "it is a symbolic link inside the output folder, which is not followed")
+            default:
+                throw WriteError(path: path, operation: "create the folder", reason: "a file that is not a folder is in the way")
+            }
         }
     }
 
