@@ -87,6 +87,7 @@ struct DiffCommand: AsyncParsableCommand {
                 throw ValidationError("--output \(output) is the input image \(input); write the diff image elsewhere")
             }
             try PathChecks.requireExistingFolder(above: output, "--output")
+            try PathChecks.requireReplaceable(output, "--output")
         }
         do { try options.validate() } catch { throw ValidationError(error.description) }
         if let maxDifferentPixels, maxDifferentPixels < 0 {

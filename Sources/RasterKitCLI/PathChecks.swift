@@ -28,4 +28,50 @@ enum PathChecks {
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         return resolved(first) == resolved(second)
     }
+
+    /// A file to be written replaces only a regular file: a device (`-o /dev/null` run as root
+    /// replaced the system's /dev/null), a FIFO, a socket, a folder or a symbolic link at the
+    /// path is refused up front, before any work (the writer refuses them again at the rename).
+    static func requireReplaceable(_ path: String, _ what: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFLNK: kind = "a symbolic link"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw ValidationError("\(what) \(path) is \(kind); only a regular file (or a new one) is written there")
+    }
+
+    /// Whether `path` is `folder` or lies somewhere inside it, once both are made absolute, `.`
+    /// and `..` resolved and the symbolic links of their existing parts followed: a path that
+    /// reaches into the folder through a link is inside it too.
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        let file = canonical(path), root = canonical(folder)
+        return file == root || file.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// `path` absolute and standardized, with its longest existing prefix resolved by
+    /// `realpath` (which follows every link) and the rest, not yet created, appended as given.
+    static func canonical(_ path: String) -> String {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL.path
+        var rest: [String] = []
+        while true {
+            if let resolved = realpath(existing, nil) {
+                defer { free(resolved) }
+                let base = String(cString: resolved)
+                guard !rest.isEmpty else { return base }
+                return (base.hasSuffix("/") ? base : base + "/") + rest.reversed().joined(separator: "/")
+            }
+            guard existing != "/", !existing.isEmpty else { return path }
+            let url = URL(fileURLWithPath: existing)
+            rest.append(url.lastPathComponent)
+            existing = url.deletingLastPathComponent().path
+        }
+    }
 }

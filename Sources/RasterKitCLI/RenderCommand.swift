@@ -53,7 +53,19 @@ struct RenderCommand: ParsableCommand {
         try PathChecks.requireNonEmpty(manifest, "the manifest")
         try PathChecks.requireNonEmpty(out, "--out")
         try DefaultJobs.validate(jobs)
-        if let contactSheet { try PathChecks.requireNonEmpty(contactSheet, "--contact-sheet") }
+        if let contactSheet {
+            try PathChecks.requireNonEmpty(contactSheet, "--contact-sheet")
+            // The sheet replaces whatever is at its path: never the manifest it is made from
+            // (`--contact-sheet m.yaml` overwrote the manifest with a PNG) …
+            guard !PathChecks.sameFile(contactSheet, manifest) else {
+                throw ValidationError("--contact-sheet \(contactSheet) is the manifest; write the contact sheet elsewhere")
+            }
+            // … nor a file among the outputs, which the batch owns, indexes and sweeps.
+            guard !PathChecks.isInside(contactSheet, out) else {
+                throw ValidationError("--contact-sheet \(contactSheet) is inside --out \(out); write it outside the output folder")
+            }
+            try PathChecks.requireReplaceable(contactSheet, "--contact-sheet")
+        }
     }
 
     func run() throws {

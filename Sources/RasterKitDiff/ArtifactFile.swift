@@ -3,8 +3,15 @@ import Foundation
 /// Reads the files of golden failure artifacts for the report, which embeds them in a page
 /// others may open: an artifacts folder is written by test runs and may hold anything, so a
 /// file is used only when it is itself a regular file (no symbolic link is followed), within
-/// the input size limit, and — for images — a PNG whose signature and IHDR are sound. A file
-/// that is refused says why, and the report shows that instead of the image.
+/// the input size limit, and — for images — a PNG that decodes whole within the pixel limits.
+/// The page embeds a PNG encoded anew from the decoded pixels, never the file's bytes: a file
+/// that is a PNG header followed by anything (`/etc/passwd`), or a valid PNG with bytes
+/// appended or hidden in ancillary chunks, would otherwise carry those bytes into the page. A
+/// file that is refused says why, and the report shows that instead of the image.
+///
+/// A hard link is not refused: it is a regular file, and its link count says nothing about where
+/// the other names are. Re-encoding is what bounds it — whatever file it names, only pixels of
+/// a decodable PNG within the limits reach the page.
 enum ArtifactFile {
     /// What reading one artifact gave.
     enum Outcome {
@@ -37,11 +44,13 @@ enum ArtifactFile {
         }
     }
 
-    /// The bytes of the PNG at `path`, refused unless they are a PNG within the pixel limits.
+    /// A PNG of the pixels of the PNG at `path`, encoded anew, refused unless the file decodes
+    /// whole as a PNG within the pixel limits.
     static func png(_ path: String, limits: ResourceLimits = .default) -> Outcome {
         let outcome = read(path, limit: limits.maximumInputBytes)
         guard case .contents(let data) = outcome else { return outcome }
         do {
+            // The header first: an image over the limits is refused with its size, undecoded.
             let header = try PNGHeader(data)
             guard header.width <= limits.pixels.maximumSide, header.height <= limits.pixels.maximumSide,
                   header.width * header.height <= limits.pixels.maximumPixelCount else {
@@ -50,6 +59,12 @@ enum ArtifactFile {
         } catch {
             return .refused("it is not a usable PNG (\(error))")
         }
-        return .contents(data)
+        let image: RasterImage
+        do { image = try RasterImage(pngData: data, resourceLimits: limits) } catch {
+            return .refused("it does not decode as a PNG (\(error))")
+        }
+        do { return .contents(try image.pngData()) } catch {
+            return .refused("it cannot be encoded again (\(error))")
+        }
     }
 }

@@ -22,14 +22,17 @@ public struct GoldenReport: Sendable {
         public var differentPixels: Int?
         /// Pixels compared; nil when the sizes differed.
         public var totalPixels: Int?
-        /// The golden's PNG bytes, when the artifacts hold them.
+        /// The golden as a PNG encoded anew from its decoded pixels (no byte of the file itself
+        /// is kept), when the artifacts hold a PNG that decodes.
         public var expected: Data?
-        /// The rendered PNG bytes, when the artifacts hold them.
+        /// The rendered image as a PNG encoded anew from its decoded pixels, when the artifacts
+        /// hold one that decodes.
         public var actual: Data?
-        /// The difference image's PNG bytes, when the artifacts hold them.
+        /// The difference image as a PNG encoded anew from its decoded pixels, when the
+        /// artifacts hold one that decodes.
         public var diff: Data?
         /// Images of the folder that were not embedded, by file name, with the reason: a
-        /// symbolic link, not a regular file, too large, or not a PNG.
+        /// symbolic link, not a regular file, too large, or not a PNG that decodes whole.
         public var leftOut: [String: String] = [:]
     }
 
