@@ -54,7 +54,11 @@ final class VariableScope {
         case .scalar(let scalar):
             guard scalar.string.utf8.contains(UInt8(ascii: "$")) else { return nil }
             if let name = VariableSyntax.referencedName(in: scalar.string) {
-                return lookup(name, from: name == selfName ? level + 1 : level, at: node)
+                let value = lookup(name, from: name == selfName ? level + 1 : level, at: node)
+                // A whole-value reference shares its string, but every use is drawn: it counts
+                // toward the total as an expansion does.
+                if let text = value?.scalar?.string, !countExpansion(text.utf8.count, at: node) { return nil }
+                return value
             }
             // Text over the limit stays as written, its references unresolved.
             guard let text = interpolate(scalar.string, level: level, selfName: selfName, at: node) else { return nil }
@@ -121,17 +125,23 @@ final class VariableScope {
                            at: node)
             return nil
         }
-        // Each string may be under the limit and still a bomb in sum: a hundred layers each
-        // using one variable of a megabyte.
+        guard countExpansion(output.utf8.count, at: node) else { return nil }
+        return output + rest
+    }
+
+    /// Adds `bytes` of expanded text to the manifest's total; false, with the problem reported
+    /// once, past it. Each string may be under the limit and still a bomb in sum: a hundred
+    /// layers each using one variable of a megabyte.
+    private func countExpansion(_ bytes: Int, at node: Node) -> Bool {
         let total = ExpansionTally.totalLimit(for: reader.limits)
-        guard reader.expansion.add(output.utf8.count, limit: total) else {
+        guard reader.expansion.add(bytes, limit: total) else {
             if reader.expansion.reportOnce() {
                 reader.problem("variables expand to more than \(total) bytes in all (limits: maxTextLength × \(ExpansionTally.factor))",
                                at: node)
             }
-            return nil
+            return false
         }
-        return output + rest
+        return true
     }
 
     /// The resolved value of `name`, looked up from `level` outward.

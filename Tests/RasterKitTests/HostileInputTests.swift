@@ -341,6 +341,12 @@ enum HighWaterMark {
         // Ten of them fit.
         let fewer = text.components(separatedBy: "\n").prefix(8 + 10).joined(separator: "\n") + "\n"
         #expect(throws: Never.self) { _ = try load(fewer, limits: limits) }
+        // A whole-value reference is counted as well: each use is drawn.
+        var whole = "variables:\n  t: \"" + String(repeating: "x", count: 9_000) + "\"\n"
+        whole += "components:\n  fan:\n    sizes: [20]\n    layers:\n"
+        for _ in 0..<30 { whole += "      - text: {text: $t}\n" }
+        let wholeError = #expect(throws: ManifestError.self) { _ = try load(whole, limits: limits) }
+        #expect(wholeError?.problems.contains { $0.message.contains("in all") } == true, "\(String(describing: wholeError))")
     }
 
     /// Found by replaying the attack: an `image:` file was decoded under the default limits
