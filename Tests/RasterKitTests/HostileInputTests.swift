@@ -46,6 +46,30 @@ import Testing
         #expect(throws: Never.self) { _ = try SVGDocument(data: small) }
     }
 
+    /// Found by replaying the attack: `<use>` elements referring to groups of two `<use>`
+    /// elements, level upon level, make 2ⁿ copies from a kilobyte — drawn in one librsvg call no
+    /// time limit can stop. Counted before librsvg sees the document.
+    @Test func useElementsThatDoubleLevelByLevelAreRefused() throws {
+        func document(levels: Int) -> Data {
+            var groups = "<g id=\"g0\"><path d=\"M0 0 L10 10\" stroke=\"red\"/></g>"
+            for level in 1...levels {
+                groups += "<g id=\"g\(level)\"><use href=\"#g\(level - 1)\"/><use xlink:href=\"#g\(level - 1)\" x=\"1\"/></g>"
+            }
+            return Data(("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+                + "width=\"100\" height=\"100\"><defs>\(groups)</defs><use href=\"#g\(levels)\"/></svg>").utf8)
+        }
+        let bomb = document(levels: 14)   // 16,384 copies from about 1 KB
+        #expect(bomb.count < 2_000)
+        let error = #expect(throws: SVGError.self) { _ = try SVGDocument(data: bomb) }
+        guard case .overLimit(let what, _, _, _) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(what.contains("<use>"))
+        // A few levels are an ordinary document.
+        #expect(throws: Never.self) { _ = try SVGDocument(data: document(levels: 5)) }
+        // References in a cycle are counted as too many, not followed for ever.
+        let cycle = Data(##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></svg>"##.utf8)
+        #expect(throws: SVGError.self) { _ = try SVGDocument(data: cycle) }
+    }
+
     @Test func entitiesNestedInEachOtherAreMeasuredExpanded() {
         // Each level ten of the one before: ten levels would be 10^10 bytes.
         var declarations = "<!ENTITY e0 \"AAAAAAAAAA\">"

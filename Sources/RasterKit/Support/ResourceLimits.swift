@@ -22,6 +22,9 @@ public struct ResourceLimits: Hashable, Sendable {
     public var maximumSVGTextCharacters: Int
     /// The most bytes an SVG may expand to through its entity declarations.
     public var maximumSVGExpandedBytes: Int
+    /// The most copies an SVG's `<use>` references may make of any element, counted through
+    /// `<use>` elements that refer to others: librsvg draws every copy in one call.
+    public var maximumSVGUseCopies: Int
     /// The largest shadow blur radius, in points.
     public var maximumShadowBlur: Double
     /// The largest shadow offset in either direction, in points.
@@ -47,11 +50,13 @@ public struct ResourceLimits: Hashable, Sendable {
                 maximumSVGTextCharacters: Int = 100_000, maximumSVGExpandedBytes: Int = 16 << 20,
                 maximumShadowBlur: Double = 1_000, maximumShadowOffset: Double = 16_384,
                 maximumInterpolatedLength: Int = 1 << 20, maximumPNGChunkBytes: Int = 8 << 20,
-                memoryBudget: Int? = ResourceLimits.defaultMemoryBudget, timeLimit: Double? = nil) {
+                memoryBudget: Int? = ResourceLimits.defaultMemoryBudget, timeLimit: Double? = nil,
+                maximumSVGUseCopies: Int = 4_096) {
         self.pixels = pixels
         self.maximumInputBytes = maximumInputBytes
         self.maximumSVGTextCharacters = maximumSVGTextCharacters
         self.maximumSVGExpandedBytes = maximumSVGExpandedBytes
+        self.maximumSVGUseCopies = maximumSVGUseCopies
         self.maximumShadowBlur = maximumShadowBlur
         self.maximumShadowOffset = maximumShadowOffset
         self.maximumInterpolatedLength = maximumInterpolatedLength
@@ -69,7 +74,7 @@ public struct ResourceLimits: Hashable, Sendable {
         pixels: PixelLimits(maximumSide: 8_192, maximumPixelCount: 4 << 20), maximumInputBytes: 4 << 20,
         maximumSVGTextCharacters: 10_000, maximumSVGExpandedBytes: 4 << 20, maximumShadowBlur: 200,
         maximumShadowOffset: 2_048, maximumInterpolatedLength: 64 << 10, maximumPNGChunkBytes: 1 << 20,
-        timeLimit: 10)
+        timeLimit: 10, maximumSVGUseCopies: 1_024)
 
     /// Half of the memory the process may use (its cgroup's limit, or the machine's memory).
     public static let defaultMemoryBudget: Int? = SystemMemory.available.map { $0 / 2 }

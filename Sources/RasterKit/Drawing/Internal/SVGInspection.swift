@@ -13,6 +13,11 @@ struct SVGInspection {
     private(set) var expandedBytes = 0
     /// Characters of character data inside `<text>` elements, entities expanded.
     private(set) var textCharacters = 0
+    /// `<use>` references, as (the ids of the elements containing the `<use>`, the id it refers
+    /// to); the document itself is the empty id.
+    private var useEdges: [[UInt8]: [[UInt8]]] = [:]
+    /// The ids of the open elements (nil for an element without one), outermost first.
+    private var openIDs: [[UInt8]?] = []
 
     /// Throws when `data` (plain or gzip-compressed) is over `limits`.
     static func check(_ data: [UInt8], limits: ResourceLimits, source: String?) throws(SVGError) {
@@ -31,6 +36,33 @@ struct SVGInspection {
         guard inspection.textCharacters <= limits.maximumSVGTextCharacters else {
             throw .overLimit(what: "its text", limit: limits.maximumSVGTextCharacters, unit: "characters", source: source)
         }
+        guard inspection.mostUseCopies(limit: limits.maximumSVGUseCopies) <= limits.maximumSVGUseCopies else {
+            throw .overLimit(what: "the copies its <use> elements make", limit: limits.maximumSVGUseCopies, unit: "copies",
+                             source: source)
+        }
+    }
+
+    /// The most copies any element (or the document) stands for once its `<use>` references are
+    /// followed, each a copy of everything its target stands for: `<use>` elements that refer to
+    /// groups of two `<use>` elements, level upon level, double with every level, and librsvg draws
+    /// every copy in one call that no time limit can stop. Counting stops past `limit`; a cycle
+    /// counts as past it (librsvg refuses those anyway).
+    func mostUseCopies(limit: Int) -> Int {
+        var copies: [[UInt8]: Int] = [:]
+        var visiting: Set<[UInt8]> = []
+        func count(_ id: [UInt8]) -> Int {
+            if let known = copies[id] { return known }
+            guard visiting.insert(id).inserted else { return limit + 1 }
+            defer { visiting.remove(id) }
+            var total = 1
+            for target in useEdges[id] ?? [] {
+                total = min(total + count(target), limit + 1)
+                if total > limit { break }
+            }
+            copies[id] = total
+            return total
+        }
+        return useEdges.keys.reduce(1) { max($0, count($1)) }
     }
 
     private let limit: Int
@@ -108,6 +140,11 @@ struct SVGInspection {
         // The tag's own bytes; its attribute values were counted, expanded, above.
         guard add(min(position + 1, bytes.count) - index - valueBytes, characters: 0) else { return nil }
         if isEnd {
+            if !openIDs.isEmpty { openIDs.removeLast() }
+        } else {
+            noteReferences(name: name, attributes: bytes[name.endIndex..<position], selfClosing: selfClosing)
+        }
+        if isEnd {
             if textDepth > 0 { textDepth -= 1 }
         } else if !selfClosing {
             if textDepth > 0 {
@@ -117,6 +154,50 @@ struct SVGInspection {
             }
         }
         return min(position + 1, bytes.count)
+    }
+
+    /// Records a start tag's `id`, and for `<use>`, the id it refers to (`href` or `xlink:href`,
+    /// `#id`) as a reference from every enclosing element with an id and from the document.
+    private mutating func noteReferences(name: ArraySlice<UInt8>, attributes: ArraySlice<UInt8>, selfClosing: Bool) {
+        var id: [UInt8]?
+        var reference: [UInt8]?
+        let isUse = Self.localName(name).elementsEqual("use".utf8)
+        for (attribute, value) in Self.attributes(attributes) {
+            if attribute.elementsEqual("id".utf8) {
+                id = Array(value)
+            } else if isUse, Self.localName(attribute).elementsEqual("href".utf8), value.first == UInt8(ascii: "#") {
+                reference = Array(value.dropFirst())
+            }
+        }
+        if let reference {
+            useEdges[[], default: []].append(reference)
+            for case let enclosing? in openIDs { useEdges[enclosing, default: []].append(reference) }
+        }
+        if !selfClosing { openIDs.append(id) }
+    }
+
+    /// `name="value"` pairs of a tag, values unexpanded.
+    private static func attributes(_ bytes: ArraySlice<UInt8>) -> [(ArraySlice<UInt8>, ArraySlice<UInt8>)] {
+        var pairs: [(ArraySlice<UInt8>, ArraySlice<UInt8>)] = []
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            while index < bytes.endIndex, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
+            let nameStart = index
+            while index < bytes.endIndex, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "=") { index += 1 }
+            let name = bytes[nameStart..<index]
+            while index < bytes.endIndex, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "=") else { continue }
+            index += 1
+            while index < bytes.endIndex, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
+            let quote = bytes[index]
+            let valueStart = index + 1
+            index = valueStart
+            while index < bytes.endIndex, bytes[index] != quote { index += 1 }
+            pairs.append((name, bytes[valueStart..<index]))
+            index += 1
+        }
+        return pairs
     }
 
     /// The DOCTYPE from just after `<!DOCTYPE`: entity declarations in its internal subset are
