@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RasterKit
 
 /// Checks of the paths a command is given, made in `validate()` so a mistake exits with 2
 /// before anything is read or written.
@@ -33,18 +34,7 @@ enum PathChecks {
     /// replaced the system's /dev/null), a FIFO, a socket, a folder or a symbolic link at the
     /// path is refused up front, before any work (the writer refuses them again at the rename).
     static func requireReplaceable(_ path: String, _ what: String) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        let kind: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: kind = "a folder"
-        case S_IFLNK: kind = "a symbolic link"
-        case S_IFCHR, S_IFBLK: kind = "a device"
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "not a regular file"
-        }
+        guard let kind = AtomicFileWriter.nonRegularKind(at: path) else { return }
         throw ValidationError("\(what) \(path) is \(kind); only a regular file (or a new one) is written there")
     }
 

@@ -97,17 +97,31 @@ package enum AtomicFileWriter {
             if errno == ENOENT { return }
             throw failure(destination, "write")
         }
-        let kind: String
+        let kind = kind(of: info)
+        guard kind != "a regular file" else { return }
+        let detail = kind == "a symbolic link" ? ", which is neither followed nor replaced" : ""
+        throw WriteError(path: destination, operation: "write", reason: "it is \(kind)\(detail); only a regular file is replaced")
+    }
+
+    /// What is at `path` when it is there and not a regular file ("a folder", "a device", "a
+    /// FIFO", "a socket", "a symbolic link", seen with `lstat`); nil for a regular file or nothing.
+    package static func nonRegularKind(at path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let kind = kind(of: info)
+        return kind == "a regular file" ? nil : kind
+    }
+
+    private static func kind(of info: stat) -> String {
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: kind = "it is a folder"
-        case S_IFLNK: kind = "it is a symbolic link, which is neither followed nor replaced"
-        case S_IFCHR, S_IFBLK: kind = "it is a device"
-        case S_IFIFO: kind = "it is a FIFO"
-        case S_IFSOCK: kind = "it is a socket"
-        default: kind = "it is not a regular file"
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
         }
-        throw WriteError(path: destination, operation: "write", reason: kind + "; only a regular file is replaced")
     }
 
     /// Creates the folders between `root` and `destination`'s name one at a time, refusing any
