@@ -70,6 +70,21 @@ import Testing
         #expect(throws: SVGError.self) { _ = try SVGDocument(data: cycle) }
     }
 
+    /// The count itself must stay cheap and shallow: groups with ids nested a hundred thousand
+    /// deep around one `<use>`, and a chain of thousands of `<use>` references, are measured
+    /// without a record per level of nesting or a walk as deep as the chain.
+    @Test func deepNestingAndLongChainsAreMeasuredWithoutDeepWalks() {
+        let depth = 100_000
+        var nested = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><path id=\"p\" d=\"M0 0h1\"/>"
+        for level in 0..<depth { nested += "<g id=\"n\(level)\">" }
+        nested += "<use href=\"#p\"/>" + String(repeating: "</g>", count: depth) + "</svg>"
+        #expect(throws: SVGError.self) { _ = try SVGDocument(data: Data(nested.utf8)) }
+        var chain = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><defs><path id=\"c0\" d=\"M0 0h1\"/>"
+        for link in 1...5_000 { chain += "<use id=\"c\(link)\" href=\"#c\(link - 1)\"/>" }
+        chain += "</defs><use href=\"#c5000\"/></svg>"
+        #expect(throws: SVGError.self) { _ = try SVGDocument(data: Data(chain.utf8)) }
+    }
+
     @Test func entitiesNestedInEachOtherAreMeasuredExpanded() {
         // Each level ten of the one before: ten levels would be 10^10 bytes.
         var declarations = "<!ENTITY e0 \"AAAAAAAAAA\">"

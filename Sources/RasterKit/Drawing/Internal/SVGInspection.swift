@@ -13,11 +13,16 @@ struct SVGInspection {
     private(set) var expandedBytes = 0
     /// Characters of character data inside `<text>` elements, entities expanded.
     private(set) var textCharacters = 0
-    /// `<use>` references, as (the ids of the elements containing the `<use>`, the id it refers
-    /// to); the document itself is the empty id.
-    private var useEdges: [[UInt8]: [[UInt8]]] = [:]
-    /// The ids of the open elements (nil for an element without one), outermost first.
-    private var openIDs: [[UInt8]?] = []
+    /// For each element with an id (the document is the empty id): the ids its own `<use>`
+    /// elements refer to, and the elements with ids directly inside it. Each reference is kept
+    /// once, with its innermost owner, so the record grows with the document, not its depth.
+    private var owned: [[UInt8]: (uses: [[UInt8]], nested: [[UInt8]])] = [:]
+    /// For each open element, the id of the innermost element with one around or at it.
+    private var owners: [[UInt8]] = []
+    /// How deep the recursive walks below may go: entities in entities (libxml2 stops at 40) and
+    /// elements with ids inside each other or referring to each other. Past it, a document is
+    /// refused rather than walked on a thread's stack.
+    private static let maximumNesting = 256
 
     /// Throws when `data` (plain or gzip-compressed) is over `limits`.
     static func check(_ data: [UInt8], limits: ResourceLimits, source: String?) throws(SVGError) {
@@ -48,21 +53,24 @@ struct SVGInspection {
     /// every copy in one call that no time limit can stop. Counting stops past `limit`; a cycle
     /// counts as past it (librsvg refuses those anyway).
     func mostUseCopies(limit: Int) -> Int {
-        var copies: [[UInt8]: Int] = [:]
-        var visiting: Set<[UInt8]> = []
-        func count(_ id: [UInt8]) -> Int {
-            if let known = copies[id] { return known }
-            guard visiting.insert(id).inserted else { return limit + 1 }
-            defer { visiting.remove(id) }
-            var total = 1
-            for target in useEdges[id] ?? [] {
-                total = min(total + count(target), limit + 1)
-                if total > limit { break }
-            }
-            copies[id] = total
+        guard owned.values.contains(where: { !$0.uses.isEmpty }) else { return 1 }
+        // What `<use>` elements anywhere inside an element add: their targets' copies, and what
+        // the elements with ids inside it add.
+        var added: [[UInt8]: Int] = [:]
+        var visiting: [[UInt8]] = []
+        func copiesAdded(inside id: [UInt8]) -> Int {
+            if let known = added[id] { return known }
+            guard !visiting.contains(id), visiting.count < Self.maximumNesting else { return limit + 1 }
+            visiting.append(id)
+            defer { visiting.removeLast() }
+            var total = 0
+            let contents = owned[id] ?? ([], [])
+            for target in contents.uses where total <= limit { total = min(total + 1 + copiesAdded(inside: target), limit + 1) }
+            for child in contents.nested where total <= limit { total = min(total + copiesAdded(inside: child), limit + 1) }
+            added[id] = total
             return total
         }
-        return useEdges.keys.reduce(1) { max($0, count($1)) }
+        return owned.keys.reduce(1) { max($0, 1 + copiesAdded(inside: $1)) }
     }
 
     private let limit: Int
@@ -140,7 +148,7 @@ struct SVGInspection {
         // The tag's own bytes; its attribute values were counted, expanded, above.
         guard add(min(position + 1, bytes.count) - index - valueBytes, characters: 0) else { return nil }
         if isEnd {
-            if !openIDs.isEmpty { openIDs.removeLast() }
+            if !owners.isEmpty { owners.removeLast() }
         } else {
             noteReferences(name: name, attributes: bytes[name.endIndex..<position], selfClosing: selfClosing)
         }
@@ -157,7 +165,7 @@ struct SVGInspection {
     }
 
     /// Records a start tag's `id`, and for `<use>`, the id it refers to (`href` or `xlink:href`,
-    /// `#id`) as a reference from every enclosing element with an id and from the document.
+    /// `#id`), owned by the innermost element with an id around it (the element itself when it has one).
     private mutating func noteReferences(name: ArraySlice<UInt8>, attributes: ArraySlice<UInt8>, selfClosing: Bool) {
         var id: [UInt8]?
         var reference: [UInt8]?
@@ -169,11 +177,11 @@ struct SVGInspection {
                 reference = Array(value.dropFirst())
             }
         }
-        if let reference {
-            useEdges[[], default: []].append(reference)
-            for case let enclosing? in openIDs { useEdges[enclosing, default: []].append(reference) }
-        }
-        if !selfClosing { openIDs.append(id) }
+        let enclosing = owners.last ?? []
+        if let id { owned[enclosing, default: ([], [])].nested.append(id) }
+        let owner = id ?? enclosing
+        if let reference { owned[owner, default: ([], [])].uses.append(reference) }
+        if !selfClosing { owners.append(owner) }
     }
 
     /// `name="value"` pairs of a tag, values unexpanded.
@@ -297,7 +305,7 @@ struct SVGInspection {
         if name.first == UInt8(ascii: "#") { return (1, 1) }
         if let known = expansions[name] { return known }
         guard let value = entities[name] else { return (1, 1) }
-        guard !expanding.contains(name) else { return nil }
+        guard !expanding.contains(name), expanding.count < Self.maximumNesting else { return nil }
         expanding.insert(name)
         defer { expanding.remove(name) }
         guard let (bytes, characters, _) = expandedLength(of: value[...]) else { return nil }
