@@ -140,11 +140,26 @@ def svg_checks(results):
     return checks
 
 
+def fresh_checks(results):
+    """Issue 16: warm store into a new folder ÷ cold, for every format and icon set measured."""
+    subjects = sorted({name.split(":")[0] for name in results if name.startswith("fresh ")})
+    checks = [
+        (16, f"{subject}: cold ÷ warm store into a new folder",
+         lambda r, s=subject: ratio(wall_ns(r, f"{s}: cold (new folder, new store)"), wall_ns(r, f"{s}: warm store, new folder")),
+         "{:.1f}×", lambda v: v >= 10, "≥ 10×")
+        for subject in subjects
+    ]
+    checks.append((16, "--no-cache showcase: existing folder ÷ new folder",
+                   lambda r: ratio(wall_ns(r, "no-cache showcase: into an existing folder"), wall_ns(r, "no-cache showcase: into a new folder")),
+                   "{:.2f}×", lambda v: v <= 1.1, "≤ 1.1×"))
+    return checks
+
+
 def main():
     path, results = load(sys.argv[1] if len(sys.argv) > 1 else "Benchmarks")
     print(f"From {path} ({len(results)} benchmarks, {os.cpu_count()} cores)\n")
     failures = 0
-    for issue, what, value, fmt, ok, bound in sorted(CHECKS + svg_checks(results), key=lambda c: c[0]):
+    for issue, what, value, fmt, ok, bound in sorted(CHECKS + svg_checks(results) + fresh_checks(results), key=lambda c: c[0]):
         v = value(results)
         if v is None:
             continue

@@ -4,9 +4,13 @@ import Foundation
 /// One file a batch writes: where it goes, what it was made from, how to render it and how
 /// to encode the image.
 ///
+/// An output made from a component, a size and a scale knows its render's cache key before
+/// rendering: a batch then leaves it alone when its file is up to date, and otherwise copies the
+/// bytes the render store kept from an earlier run (into any folder) instead of encoding again.
+///
 /// ```swift
-/// let output = BatchOutput(path: "icons/star-48@2x.png", source: "star.svg") { rasterizer in
-///     try rasterizer.render(SVGImage(star), size: Size(48), scale: 2)
+/// let output = BatchOutput(path: "icons/star-48@2x.png", source: "star.svg", size: Size(48), scale: 2) {
+///     SVGImage(star)
 /// }
 /// ```
 public struct BatchOutput: Sendable {
@@ -18,21 +22,43 @@ public struct BatchOutput: Sendable {
     /// (reading and parsing one input) is done once; nil runs the output on its own.
     public var group: String?
     /// Renders the image, through the batch's rasterizer so unchanged renders come from its cache.
-    public var render: @Sendable (Rasterizer) throws -> RenderedImage
-    /// Turns the image into the file's bytes.
-    public var encode: @Sendable (RasterImage) throws -> Data
+    /// Replacing it on an output made from a component makes it an output like any other: its
+    /// key is no longer known before rendering.
+    public var render: @Sendable (Rasterizer) throws -> RenderedImage { didSet { forgetComponent() } }
+    /// Turns the image into the file's bytes. Replacing it on an output made from a component
+    /// stops the store from serving bytes its encoder made.
+    public var encode: @Sendable (RasterImage) throws -> Data { didSet { forgetComponent() } }
     /// Names the file's exact contents without rendering them (the render's cache key and
     /// the encoding, say): when the file already holds what this names, it is not made again.
     /// nil always renders.
-    public var fingerprint: (@Sendable () throws -> String)?
-    /// Whether `encode` is ``png``, whose bytes are a PNG of exactly the rendered pixels: the
-    /// batch then gives them to the disk store too, which need not encode the render again.
-    var encodesRenderAsPNG = false
+    public var fingerprint: (@Sendable () throws -> String)? { didSet { forgetComponent() } }
+    /// The key of the render, without rendering, for outputs made from a component.
+    var renderKey: (@Sendable () throws -> CacheKey)?
+    /// What `encode` is, for outputs made from a component: its identifier names the bytes the
+    /// render store keeps for the next batch.
+    var encoder: (any BatchEncoder)?
     /// Names, cheaply, the state of everything the fingerprint depends on (the source file's
     /// identity, size and times, and the output's parameters), or nil when that cannot be told
     /// without reading it. When it matches the stamp recorded with the output, the output is up
     /// to date without computing the fingerprint, which reads the source.
     var sourceStamp: (@Sendable () -> String?)?
+
+    /// An output written to `path` (relative to the batch directory): the render of the component
+    /// `component` makes, at `size` points and `scale`, encoded by `encoder`. `component` may be
+    /// called more than once (for the key, then to render), from a worker thread.
+    public init(path: String, source: String, group: String? = nil, size: Size, scale: Double,
+                encoder: any BatchEncoder = PNGBatchEncoder(),
+                component: @escaping @Sendable () throws -> any Rasterizable) {
+        self.path = path
+        self.source = source
+        self.group = group
+        self.encoder = encoder
+        let renderKey: @Sendable () throws -> CacheKey = { CacheKey.make(for: try component(), size: size, scale: scale) }
+        self.renderKey = renderKey
+        fingerprint = { "\(try renderKey().digest)-\(encoder.identifier)" }
+        encode = { try encoder.encode($0) }
+        render = { rasterizer in try rasterizer.render(try component(), size: size, scale: scale) }
+    }
 
     /// An output written to `path` (relative to the batch directory), made by `render`.
     public init(path: String, source: String, group: String? = nil,
@@ -47,16 +73,20 @@ public struct BatchOutput: Sendable {
         self.render = render
     }
 
-    /// RasterKit's deterministic PNG encoding: the default encoder.
-    public static let png: @Sendable (RasterImage) throws -> Data = { try $0.pngData() }
+    /// After `render`, `encode` or `fingerprint` was replaced, the output's key and encoder no
+    /// longer describe what it writes.
+    private mutating func forgetComponent() {
+        renderKey = nil
+        encoder = nil
+    }
+
+    /// RasterKit's deterministic PNG encoding (``PNGBatchEncoder``): the default encoder.
+    public static let png: @Sendable (RasterImage) throws -> Data = { try PNGBatchEncoder().encode($0) }
 
     /// A fingerprint for a render encoded by ``png``: its cache key and the encoder's identity.
     ///
     /// ```swift
     /// fingerprint: { BatchOutput.pngFingerprint(rasterizer.cacheKey(for: badge, size: size, scale: 2)) }
     /// ```
-    public static func pngFingerprint(_ key: CacheKey) -> String { "\(key.digest)-png\(pngEncoderVersion)" }
-
-    /// Changes whenever ``png`` would write other bytes for the same pixels.
-    static let pngEncoderVersion = 1
+    public static func pngFingerprint(_ key: CacheKey) -> String { "\(key.digest)-\(PNGBatchEncoder().identifier)" }
 }

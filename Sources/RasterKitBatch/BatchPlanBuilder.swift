@@ -73,26 +73,12 @@ struct BatchPlanBuilder {
     private mutating func addImage(_ path: String, _ item: BatchItem, _ variant: BatchItem.Variant, _ size: Size,
                                    _ scale: Double, ninePatch: Bool, preview: Bool) throws(BatchPlanError) {
         _ = try Self.pixelSize(of: variant.component, size: size, scale: scale, item: item)
-        let component = variant.component, content = variant.contentInsets
-        let encode: @Sendable (RasterImage) throws -> Data
-        let fingerprint: @Sendable () throws -> String
-        if ninePatch {
-            encode = { try $0.ninePatchPNGData(contentInsets: content) }
-            fingerprint = {
-                let key = CacheKey.make(for: component, size: size, scale: scale)
-                // The markers are drawn on the render and the result goes through the PNG encoder.
-                return BatchOutput.pngFingerprint(key)
-                    + "-9patch\(NinePatchExport.encoderVersion)-\(content.map(\.description) ?? "caps")"
-            }
-        } else {
-            encode = BatchOutput.png
-            fingerprint = { BatchOutput.pngFingerprint(CacheKey.make(for: component, size: size, scale: scale)) }
-        }
-        var output = BatchOutput(path: path, source: item.source, fingerprint: fingerprint, encode: encode) { rasterizer in
-            try rasterizer.render(component, size: size, scale: scale)
-        }
-        output.encodesRenderAsPNG = !ninePatch
-        plan.outputs.append(output)
+        let component = variant.component
+        let encoder: any BatchEncoder = ninePatch
+            ? NinePatchBatchEncoder(contentInsets: variant.contentInsets) : PNGBatchEncoder()
+        plan.outputs.append(BatchOutput(path: path, source: item.source, size: size, scale: scale, encoder: encoder) {
+            component
+        })
         if preview {
             let label = String(path.split(separator: "/").last ?? Substring(path))
             plan.previews.append(BatchPreview(source: item.source, label: label, path: path, size: size, scale: scale,

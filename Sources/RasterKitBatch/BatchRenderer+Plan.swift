@@ -31,10 +31,9 @@ extension BatchRenderer {
         sweepStaleTemporaryFiles(under: directory.path, paths: plan.files.lazy.map(\.path))
         for file in plan.files {
             let path = directory.path + "/" + file.path
-            if let existing = try? FileReader.read(path, naming: file.path), existing == file.contents { continue }
             do {
                 // Below the output folder: never through a symbolic link among its subfolders.
-                try AtomicFileWriter.write(file.contents, to: path, below: directory.path)
+                try AtomicFileWriter.write(file.contents, to: path, below: directory.path, keepingIdenticalFile: true)
             } catch {
                 failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
             }

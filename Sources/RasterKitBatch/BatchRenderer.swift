@@ -146,27 +146,43 @@ public final class BatchRenderer: Sendable {
         return true
     }
 
-    /// Renders, encodes and writes one output, unless its file is already up to date.
+    /// Writes one output, unless its file is already up to date: with the bytes the render store
+    /// kept for it when it has them, else rendered (through the cache) and encoded.
     private func produce(_ output: BatchOutput, into directory: String,
                          index: BatchOutputIndex?) -> BatchTally.Outcome {
         let stamp = index == nil ? nil : output.sourceStamp?()
         if let index, let stamp, index.isUpToDate(output.path, sourceStamp: stamp) { return .cached }
-        // A fingerprint that cannot be made means rendering will fail too, and say why.
-        let fingerprint = index == nil ? nil : try? output.fingerprint?()
+        // A key or fingerprint that cannot be made means rendering will fail too, and say why.
+        let key = try? output.renderKey?()
+        let fingerprint: String?
+        if let key, let encoder = output.encoder {
+            fingerprint = "\(key.digest)-\(encoder.identifier)"
+        } else {
+            fingerprint = index == nil ? nil : try? output.fingerprint?()
+        }
         if let index, let fingerprint, index.isUpToDate(output.path, fingerprint: fingerprint) {
             if let stamp { index.recordSourceStamp(output.path, stamp) }
             return .cached
         }
         do {
             let rasterizer = try source.get()
-            let rendered = try output.render(rasterizer)
-            let data = try output.encode(rendered.image)
-            if output.encodesRenderAsPNG, rendered.origin == .drawn {
-                rasterizer.cache.disk?.adoptEncoding(data, for: rendered.key)
-            }
+            let store = rasterizer.cache.disk
             // Below `directory`: a symbolic link to elsewhere among its subfolders fails this
             // output instead of having it written outside the output folder.
-            try AtomicFileWriter.write(data, to: directory + "/" + output.path, below: directory)
+            let destination = directory + "/" + output.path
+            if let key, let encoder = output.encoder, let store,
+               let kept = store.encodedOutput(for: key, encoding: encoder.identifier) {
+                try AtomicFileWriter.write(kept, to: destination, below: directory, keepingIdenticalFile: true)
+                index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
+                return .cached
+            }
+            let rendered = try output.render(rasterizer)
+            let data = try output.encode(rendered.image)
+            if let encoder = output.encoder, let store {
+                store.keepEncodedOutput(data, encoding: encoder.identifier, isRenderPNG: encoder.writesRenderPNG,
+                                        for: rendered.key)
+            }
+            try AtomicFileWriter.write(data, to: destination, below: directory, keepingIdenticalFile: true)
             index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
             return rendered.origin == .drawn ? .drawn : .cached
         } catch {

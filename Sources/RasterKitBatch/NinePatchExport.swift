@@ -5,9 +5,6 @@ import Foundation
 /// pixels mark, on the top and left, the rows and columns that stretch (the centre between the
 /// caps) and, on the bottom and right, the content area (inside the caps unless given).
 enum NinePatchExport {
-    /// Changes whenever the encoder would write other bytes for the same render.
-    static let encoderVersion = 1
-
     /// Android's density folder suffix for a scale: `mdpi` for 1x, `xhdpi` for 2x, …
     static func density(for scale: Double) -> String? {
         switch scale {

@@ -115,13 +115,8 @@ public struct SVGBatch: Sendable {
                     let image: @Sendable () throws -> SVGImage = {
                         SVGImage(try loader.document(), contentMode: contentMode, tint: tint)
                     }
-                    var output = BatchOutput(
-                        path: path, source: source.displayPath, group: source.path,
-                        fingerprint: {
-                            BatchOutput.pngFingerprint(CacheKey.make(for: try image(), size: Size(size), scale: scale))
-                        },
-                        render: { rasterizer in try rasterizer.render(try image(), size: Size(size), scale: scale) })
-                    output.encodesRenderAsPNG = true
+                    var output = BatchOutput(path: path, source: source.displayPath, group: source.path,
+                                             size: Size(size), scale: scale, component: image)
                     // Referenced files are not part of the stamp, so documents that may load
                     // them are always read.
                     if !allowsExternalReferences {

@@ -40,7 +40,8 @@ struct VersionedFrame: Rasterizable {
         // An entry of the same type drawn by an older build, at render version 1.
         let old = DiskCacheStore.EncodedEntry(
             digest: StableDigest(high: 1, low: 1), typeName: key.typeName, renderVersion: 1, keyDescription: "old",
-            pixelWidth: 4, pixelHeight: 4, scale: 1, capInsets: nil, png: try TestSupport.solidImage(.red).pngData(), checksum: 0,
+            pixelWidth: 4, pixelHeight: 4, scale: 1, capInsets: nil, png: try TestSupport.solidImage(.red).pngData(), pngEncoding: nil,
+            checksum: 0,
             created: fixture.clock.now, expires: fixture.clock.now + 100, childrenJSON: nil)
         _ = try disk.store.commit([old], touches: [:], deletions: [], byteLimit: .max, now: fixture.clock.now)
         #expect(try disk.entries(typeName: key.typeName).map(\.renderVersion) == [1])

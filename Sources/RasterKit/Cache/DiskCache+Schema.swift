@@ -47,6 +47,24 @@ enum DiskCacheSchema {
             // Entries written before it have NULL and are drawn again on their next lookup.
             try db.execute(sql: "ALTER TABLE entries ADD COLUMN checksum INTEGER")
         }
+        migrator.registerMigration("v3-encoded-outputs") { db in
+            // What a batch writes to its files, kept so that a run into a fresh folder copies
+            // bytes instead of decoding and encoding every render again (see `DiskCache+EncodedOutputs`).
+            // `png_encoding` names the encoder that made an entry's own PNG when a batch wrote
+            // those very bytes to a file (NULL: the store's fast encoding, which no file has);
+            // `encoded_outputs` holds the files that are not the render's PNG (nine-patches),
+            // one per entry and encoding, and goes with its entry.
+            try db.execute(sql: """
+                ALTER TABLE entries ADD COLUMN png_encoding TEXT;
+                CREATE TABLE encoded_outputs (
+                    entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+                    encoding TEXT NOT NULL,
+                    checksum INTEGER NOT NULL,
+                    bytes BLOB NOT NULL,
+                    PRIMARY KEY (entry_id, encoding)
+                );
+                """)
+        }
         return migrator
     }()
 
@@ -58,6 +76,7 @@ enum DiskCacheSchema {
             "children", "png",
         ],
         "v2-checksum": ["checksum"],
+        "v3-encoded-outputs": ["png_encoding"],
     ]
 
     /// The columns of `entries` once every migration has run.

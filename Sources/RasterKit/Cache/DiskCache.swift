@@ -39,7 +39,7 @@ public final class DiskCache: Sendable {
     let writer: DiskCacheWriter
     let counters = DiskCacheCounters()
     let options: DiskCacheOptions
-    private let isClosed = SanitizerVisibleMutex(false)
+    let isClosed = SanitizerVisibleMutex(false)
 
     /// Opens the store at `url`, creating it if needed; the directory must exist.
     ///
@@ -97,7 +97,7 @@ public final class DiskCache: Sendable {
            let data = pending.png ?? (try? pending.image.pngData(compression: .fast)) {
             counters.withLock { $0.hits += 1 }
             // So neither the writer nor the next lookup encodes it again.
-            if pending.png == nil { writer.adoptEncoding(data, for: key.value) }
+            if pending.png == nil { _ = writer.adoptEncoding(data, encoding: nil, for: key.value) }
             return data
         }
         guard let (stored, _) = servableEntry(for: key, now: now) else { return nil }
@@ -130,13 +130,6 @@ public final class DiskCache: Sendable {
         writer.enqueue(key: key, image: image, children: children, created: created, expires: expires)
     }
 
-    /// Offers `png`, a PNG of exactly the pixels queued under `key`, so that the writer stores
-    /// it instead of encoding the render again. A batch writing the same render to a file
-    /// hands over that file's bytes; once the entry is written, the offer is ignored.
-    package func adoptEncoding(_ png: Data, for key: CacheKey) {
-        writer.adoptEncoding(png, for: key.value)
-    }
-
     /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks.
     func hit(for key: CacheKey) -> DiskCacheHit? {
         let now = options.clock()
@@ -162,13 +155,13 @@ public final class DiskCache: Sendable {
 
     /// Records a hit for the LRU order, unless the stored time is recent enough: a render used
     /// all the time is then written once per `touchInterval`, not once per batch.
-    private func touch(_ key: CacheKey, _ stored: DiskCacheStore.StoredEntry, now: Double) {
+    func touch(_ key: CacheKey, _ stored: DiskCacheStore.StoredEntry, now: Double) {
         if now - stored.lastAccess >= options.touchInterval { writer.touch(key.value, at: now) }
     }
 
     /// The stored entry for `key` when it may be served: present, unexpired, intact (its
     /// checksum matches the key and the PNG), and drawn with the current render version of every child this process knows. Counts a miss otherwise.
-    private func servableEntry(for key: CacheKey, now: Double) -> (DiskCacheStore.StoredEntry, [ComponentVersion])? {
+    func servableEntry(for key: CacheKey, now: Double) -> (DiskCacheStore.StoredEntry, [ComponentVersion])? {
         let stored: DiskCacheStore.StoredEntry?
         do { stored = try store.reader.entry(for: key.value) } catch let error as DiskCacheError where error.isClosed {
             return nil

@@ -14,4 +14,18 @@ enum DiskCacheChecksum {
         png.withUnsafeBytes { hasher.write($0) }
         return Int64(bitPattern: hasher.finalize().high)
     }
+
+    /// The checksum of bytes kept beside an entry (see `DiskCache+EncodedOutputs`): the key's
+    /// digest, the encoder's identifier and the bytes, so kept bytes moved to another entry or
+    /// another encoding do not match there.
+    static func of(digest: StableDigest, encoding: String, bytes: Data) -> Int64 {
+        var hasher = SipHash128()
+        hasher.write(digest.high)
+        hasher.write(digest.low)
+        var name = encoding
+        name.withUTF8 { hasher.write(UnsafeRawBufferPointer($0)) }
+        hasher.write(UInt64(name.utf8.count))
+        bytes.withUnsafeBytes { hasher.write($0) }
+        return Int64(bitPattern: hasher.finalize().high)
+    }
 }

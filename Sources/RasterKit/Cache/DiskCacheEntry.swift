@@ -44,6 +44,8 @@ struct DiskCachePendingEntry: Sendable {
     let sequence: UInt64
     /// Its PNG, when someone else already encoded the pixels (see `DiskCacheWriter.adoptEncoding`).
     var png: Data?
+    /// The identifier of the encoder that made `png`, when a batch wrote those bytes to a file.
+    var pngEncoding: String?
 }
 
 /// An entry to delete because it could not be served: its PNG did not decode, or a child it

@@ -60,7 +60,7 @@ final class DiskCacheReader: Sendable {
 final class DiskCacheReadConnection: @unchecked Sendable {
     static let lookupSQL = """
         SELECT created_at, expires_at, last_access, pixel_width, pixel_height, children, png,
-               scale, cap_top, cap_left, cap_bottom, cap_right, checksum
+               scale, cap_top, cap_left, cap_bottom, cap_right, checksum, png_encoding
         FROM entries WHERE id = ?1 AND digest = ?2
         """
 
@@ -122,7 +122,7 @@ final class DiskCacheReadConnection: @unchecked Sendable {
                     scale: sqlite3_column_double(lookup, 7), capInsets: capInsets(from: 8),
                     childrenJSON: text(column: 5),
                     checksum: sqlite3_column_type(lookup, 12) == SQLITE_NULL ? nil : sqlite3_column_int64(lookup, 12),
-                    png: blob(column: 6))
+                    png: blob(column: 6), pngEncoding: text(column: 13))
             case SQLITE_DONE:
                 return nil
             case let status:

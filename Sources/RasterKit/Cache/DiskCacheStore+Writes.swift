@@ -13,6 +13,8 @@ extension DiskCacheStore {
         let scale: Double
         let capInsets: EdgeInsets?
         let png: Data
+        /// The encoder that made `png` when a batch wrote it to a file; nil for the store's own.
+        let pngEncoding: String?
         /// ``DiskCacheChecksum`` of `digest` and `png`.
         let checksum: Int64
         let created: Double
@@ -27,9 +29,11 @@ extension DiskCacheStore {
     }
 
     /// Writes one batch in one transaction: deletions, the new entries (replacing older renders
-    /// of their keys and every entry of their types at another render version), the batched
-    /// last-access times, then, when `enforcingLimit`, LRU eviction down to `byteLimit`.
-    func commit(_ entries: [EncodedEntry], touches: [StableDigest: Double], deletions: [DiskCacheDeletion],
+    /// of their keys and every entry of their types at another render version), the encoded
+    /// outputs offered for stored entries, the batched last-access times, then, when
+    /// `enforcingLimit`, LRU eviction down to `byteLimit`.
+    func commit(_ entries: [EncodedEntry], encodedOutputs: [DiskCacheEncodedOutput] = [], touches: [StableDigest: Double],
+                deletions: [DiskCacheDeletion], forgottenOutputs: [DiskCacheWriter.KeptOutputName] = [],
                 byteLimit: Int, enforcingLimit: Bool = true, now: Double) throws -> CommitResult {
         try writing { db in
             let delete = try db.cachedStatement(sql: "DELETE FROM entries WHERE id = ? AND digest = ? AND created_at = ?")
@@ -51,8 +55,8 @@ extension DiskCacheStore {
             let insert = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO entries (id, digest, type_name, render_version, key_description, pixel_width,
                     pixel_height, scale, cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, last_access,
-                    expires_at, children, checksum, png)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    expires_at, children, checksum, png_encoding, png)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for entry in entries {
                 let caps = entry.capInsets
@@ -60,9 +64,12 @@ extension DiskCacheStore {
                     entry.digest.storedID, entry.digest.storedBytes, entry.typeName, entry.renderVersion, entry.keyDescription,
                     entry.pixelWidth, entry.pixelHeight, entry.scale, caps?.top, caps?.left, caps?.bottom,
                     caps?.right, entry.png.count, entry.created, entry.created, entry.expires,
-                    entry.childrenJSON, entry.checksum, entry.png,
+                    entry.childrenJSON, entry.checksum, entry.pngEncoding, entry.png,
                 ])
             }
+            try Self.keep(encodedOutputs, db)
+            let forget = try db.cachedStatement(sql: "DELETE FROM encoded_outputs WHERE entry_id = ? AND encoding = ?")
+            for name in forgottenOutputs { try forget.execute(arguments: [name.digest.storedID, name.encoding]) }
             let touch = try db.cachedStatement(sql: """
                 UPDATE entries SET last_access = ?3 WHERE id = ?1 AND digest = ?2 AND last_access < ?3
                 """)
@@ -73,6 +80,34 @@ extension DiskCacheStore {
             let total = try Self.totalBytes(db)
             let eviction = total > byteLimit ? try Self.prune(db, toBytes: byteLimit, now: now, total: total) : PruneReport()
             return CommitResult(eviction: eviction, totalBytes: total - eviction.removedBytes)
+        }
+    }
+
+    /// Stores bytes batches wrote to files for entries that are stored: a render's own PNG
+    /// replaces the entry's encoding (the same pixels, now the bytes a file holds); other bytes
+    /// are kept beside it and counted in its size, so the byte limit and eviction see them.
+    /// Bytes whose entry is gone (evicted, replaced, never written) are dropped.
+    private static func keep(_ outputs: [DiskCacheEncodedOutput], _ db: Database) throws {
+        guard !outputs.isEmpty else { return }
+        let replace = try db.cachedStatement(sql: """
+            UPDATE entries SET png = ?3, checksum = ?4, byte_size = length(?3), png_encoding = ?5
+            WHERE id = ?1 AND digest = ?2 AND png_encoding IS NOT ?5
+            """)
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO encoded_outputs (entry_id, encoding, checksum, bytes)
+            SELECT id, ?3, ?4, ?5 FROM entries WHERE id = ?1 AND digest = ?2
+            """)
+        let grow = try db.cachedStatement(sql: "UPDATE entries SET byte_size = byte_size + ?2 WHERE id = ?1")
+        for output in outputs {
+            let digest = output.digest
+            if output.isRenderPNG {
+                try replace.execute(arguments: [digest.storedID, digest.storedBytes, output.bytes, output.checksum,
+                                                output.encoding])
+            } else {
+                try insert.execute(arguments: [digest.storedID, digest.storedBytes, output.encoding, output.checksum,
+                                               output.bytes])
+                if db.changesCount > 0 { try grow.execute(arguments: [digest.storedID, output.bytes.count]) }
+            }
         }
     }
 

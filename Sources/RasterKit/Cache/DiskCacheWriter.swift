@@ -19,6 +19,10 @@ final class DiskCacheWriter: Sendable {
         /// The latest hit time per entry since the last batch.
         var touches: [StableDigest: Double] = [:]
         var deletions: Set<DiskCacheDeletion> = []
+        /// Files' bytes a batch handed over for entries (see `DiskCache.keepEncodedOutput`).
+        var keptOutputs: [DiskCacheEncodedOutput] = []
+        /// Kept bytes found damaged, to delete.
+        var forgottenOutputs: Set<KeptOutputName> = []
         var nextSequence: UInt64 = 0
         var isDrainScheduled = false
         var isClosed = false
@@ -32,13 +36,23 @@ final class DiskCacheWriter: Sendable {
         var estimatedBytes: Int?
         var lastCount = -Double.infinity
 
-        var hasWork: Bool { !queued.isEmpty || !touches.isEmpty || !deletions.isEmpty }
+        var hasWork: Bool {
+            !queued.isEmpty || !touches.isEmpty || !deletions.isEmpty || !keptOutputs.isEmpty || !forgottenOutputs.isEmpty
+        }
     }
 
     private struct Batch {
         var entries: [DiskCachePendingEntry]
         var touches: [StableDigest: Double]
         var deletions: [DiskCacheDeletion]
+        var keptOutputs: [DiskCacheEncodedOutput]
+        var forgottenOutputs: [KeptOutputName]
+    }
+
+    /// Kept bytes of one entry and encoding.
+    struct KeptOutputName: Hashable, Sendable {
+        let digest: StableDigest
+        let encoding: String
     }
 
     private let store: DiskCacheStore
@@ -89,10 +103,40 @@ final class DiskCacheWriter: Sendable {
         state.withLock { $0.unwritten[digest] }
     }
 
-    /// Keeps `png` with the unwritten entry of `digest`, to be stored instead of encoding it. It
-    /// goes when the entry is committed, whether or not its batch could still use it.
-    func adoptEncoding(_ png: Data, for digest: StableDigest) {
-        state.withLock { $0.unwritten[digest]?.png = png }
+    /// Keeps `png`, made by the encoder named `encoding` (nil: the store's own), with the
+    /// unwritten entry of `digest`, to be stored instead of encoding it. It goes when the entry is
+    /// committed, whether or not its batch could still use it. Returns false when no entry of
+    /// `digest` waits to be written.
+    @discardableResult
+    func adoptEncoding(_ png: Data, encoding: String?, for digest: StableDigest) -> Bool {
+        state.withLock { state in
+            guard state.unwritten[digest] != nil else { return false }
+            state.unwritten[digest]?.png = png
+            state.unwritten[digest]?.pngEncoding = encoding
+            return true
+        }
+    }
+
+    /// Queues bytes a batch wrote to a file, for an entry that is stored or about to be.
+    func keep(_ output: DiskCacheEncodedOutput) {
+        let accepted = state.withLock { state in
+            // Bounded like renders: kept bytes are an optimisation, never worth unbounded memory.
+            guard !state.isClosed, state.queuedBytes + output.bytes.count <= options.maximumQueuedBytes else { return false }
+            state.keptOutputs.append(output)
+            state.queuedBytes += output.bytes.count
+            return true
+        }
+        if accepted { scheduleDrain() }
+    }
+
+    /// Queues the deletion of kept bytes that failed their checksum.
+    func forgetEncodedOutput(digest: StableDigest, encoding: String) {
+        let accepted = state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.forgottenOutputs.insert(KeptOutputName(digest: digest, encoding: encoding))
+            return true
+        }
+        if accepted { scheduleDrain() }
     }
 
     /// Notes a hit, to be written with the next batch.
@@ -147,7 +191,7 @@ final class DiskCacheWriter: Sendable {
     func discardUnwritten(where shouldDiscard: (DiskCachePendingEntry) -> Bool) {
         state.withLock { state in
             state.queued.removeAll(where: shouldDiscard)
-            state.queuedBytes = state.queued.reduce(0) { $0 + $1.image.byteCount }
+            state.queuedBytes = state.queued.reduce(0) { $0 + $1.image.byteCount } + state.keptOutputs.reduce(0) { $0 + $1.bytes.count }
             state.unwritten = state.unwritten.filter { !shouldDiscard($0.value) }
         }
     }
@@ -189,12 +233,32 @@ final class DiskCacheWriter: Sendable {
                 return nil
             }
             let count = min(options.batchSize, state.queued.count)
-            let batch = Batch(entries: Array(state.queued.prefix(count)), touches: state.touches,
-                              deletions: Array(state.deletions))
-            state.queuedBytes -= batch.entries.reduce(0) { $0 + $1.image.byteCount }
+            let entries = Array(state.queued.prefix(count))
+            // Kept bytes go with their entry's batch or after it: inserted before the entry,
+            // they would find no row to belong to.
+            let inBatch = Set(entries.map(\.key.value))
+            var kept: [DiskCacheEncodedOutput] = [], waiting: [DiskCacheEncodedOutput] = []
+            for output in state.keptOutputs {
+                if state.unwritten[output.digest] == nil || inBatch.contains(output.digest) {
+                    kept.append(output)
+                } else {
+                    waiting.append(output)
+                }
+            }
+            let batch = Batch(entries: entries, touches: state.touches, deletions: Array(state.deletions),
+                              keptOutputs: kept, forgottenOutputs: Array(state.forgottenOutputs))
+            state.queuedBytes -= batch.entries.reduce(0) { $0 + $1.image.byteCount } + kept.reduce(0) { $0 + $1.bytes.count }
             state.queued.removeFirst(count)
+            state.keptOutputs = waiting
             state.touches = [:]
             state.deletions = []
+            state.forgottenOutputs = []
+            if batch.entries.isEmpty, batch.touches.isEmpty, batch.deletions.isEmpty, kept.isEmpty,
+               batch.forgottenOutputs.isEmpty {
+                // Only kept bytes whose entries are in a batch being written: they go next time.
+                state.isDrainScheduled = false
+                return nil
+            }
             return batch
         }
     }
@@ -208,14 +272,15 @@ final class DiskCacheWriter: Sendable {
         for entry in batch.entries { newest[entry.key.value] = entry }
         // PNGs handed over since the batch was taken live on the unwritten entries.
         let adopted = state.withLock { state in
-            batch.entries.reduce(into: [StableDigest: Data]()) { adopted, entry in
+            batch.entries.reduce(into: [StableDigest: (png: Data?, encoding: String?)]()) { adopted, entry in
                 guard let unwritten = state.unwritten[entry.key.value], unwritten.sequence == entry.sequence else { return }
-                adopted[entry.key.value] = unwritten.png
+                adopted[entry.key.value] = (unwritten.png, unwritten.pngEncoding)
             }
         }
         for entry in batch.entries where newest[entry.key.value]?.sequence == entry.sequence {
             do {
-                encoded.append(try encode(entry, png: adopted[entry.key.value]))
+                let handedOver = adopted[entry.key.value]
+                encoded.append(try encode(entry, png: handedOver?.png, pngEncoding: handedOver?.encoding))
             } catch {
                 encodingFailures += 1
                 failure = failure ?? DiskCacheError.wrapping(error, operation: .write, path: store.path)
@@ -233,7 +298,8 @@ final class DiskCacheWriter: Sendable {
         }
         do {
             let result = try commitRetryingContention {
-                try store.commit(encoded, touches: batch.touches, deletions: batch.deletions,
+                try store.commit(encoded, encodedOutputs: batch.keptOutputs, touches: batch.touches,
+                                 deletions: batch.deletions, forgottenOutputs: batch.forgottenOutputs,
                                  byteLimit: byteLimit, enforcingLimit: mustCount, now: now)
             }
             counters.withLock { statistics in
@@ -290,14 +356,16 @@ final class DiskCacheWriter: Sendable {
     /// Seconds between counts of the store's bytes while the estimate stays under the limit.
     private static let countInterval: Double = 5
 
-    /// The entry as columns, with `png` when someone else already encoded its pixels.
-    private func encode(_ entry: DiskCachePendingEntry, png: Data?) throws -> DiskCacheStore.EncodedEntry {
+    /// The entry as columns, with `png` when someone else already encoded its pixels (made by
+    /// the encoder named `pngEncoding`, when a batch wrote it to a file).
+    private func encode(_ entry: DiskCachePendingEntry, png: Data?, pngEncoding: String?) throws -> DiskCacheStore.EncodedEntry {
         let image = entry.image
+        let pngEncoding = png == nil ? nil : pngEncoding
         let png = try png ?? image.pngData(compression: .fast)
         return DiskCacheStore.EncodedEntry(
             digest: entry.key.value, typeName: entry.key.typeName, renderVersion: entry.key.renderVersion,
             keyDescription: entry.key.description, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
-            scale: image.scale, capInsets: image.capInsets, png: png,
+            scale: image.scale, capInsets: image.capInsets, png: png, pngEncoding: pngEncoding,
             checksum: DiskCacheChecksum.of(digest: entry.key.value, png: png),
             created: entry.created, expires: entry.expires, childrenJSON: DiskCacheChildren.encode(entry.children))
     }

@@ -39,7 +39,13 @@ package enum AtomicFileWriter {
     /// `destination` may be a symbolic link: an output folder holding a link to elsewhere would
     /// otherwise have outputs written through it, outside the folder. `root` itself may be a
     /// link (the caller checked it); folders below it are created one at a time and checked.
-    package static func write(_ data: Data, to destination: String, below root: String? = nil) throws(WriteError) {
+    ///
+    /// With `keepingIdenticalFile`, a regular file at `destination` that already holds exactly
+    /// `data` is left as it is, untouched: a batch writing the same outputs again (`--no-cache`
+    /// into a full folder) then costs a read per file, not a new file renamed over the old one,
+    /// which ext4 (`auto_da_alloc`) follows with an immediate write-back of the new file.
+    package static func write(_ data: Data, to destination: String, below root: String? = nil,
+                              keepingIdenticalFile: Bool = false) throws(WriteError) {
         let folder = split(destination).folder
         if let root {
             try createFolders(of: destination, below: root)
@@ -50,7 +56,8 @@ package enum AtomicFileWriter {
                 throw WriteError(path: folder, operation: "create the folder", reason: FileReader.reason(error))
             }
         }
-        try requireReplaceable(destination)
+        let existingSize = try requireReplaceable(destination)
+        if keepingIdenticalFile, existingSize == data.count, holds(data, at: destination) { return }
         let temporary = temporaryPath(for: destination)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(destination, "write") }
@@ -78,7 +85,7 @@ package enum AtomicFileWriter {
         }
         // Checked again just before the rename: the destination may have been replaced while the
         // data was written (a narrower window, not a closed one: rename(2) has no "only a file").
-        do { try requireReplaceable(destination) } catch {
+        do { _ = try requireReplaceable(destination) } catch {
             unlink(temporary)
             throw error
         }
@@ -90,17 +97,43 @@ package enum AtomicFileWriter {
     }
 
     /// Throws unless `destination` is missing or a regular file (seen with `lstat`, so a
-    /// symbolic link is judged itself, not its target).
-    private static func requireReplaceable(_ destination: String) throws(WriteError) {
+    /// symbolic link is judged itself, not its target); returns the file's size, nil when missing.
+    private static func requireReplaceable(_ destination: String) throws(WriteError) -> Int? {
         var info = stat()
         guard lstat(destination, &info) == 0 else {
-            if errno == ENOENT { return }
+            if errno == ENOENT { return nil }
             throw failure(destination, "write")
         }
         let kind = kind(of: info)
-        guard kind != "a regular file" else { return }
+        guard kind != "a regular file" else { return Int(info.st_size) }
         let detail = kind == "a symbolic link" ? ", which is neither followed nor replaced" : ""
         throw WriteError(path: destination, operation: "write", reason: "it is \(kind)\(detail); only a regular file is replaced")
+    }
+
+    /// Whether the regular file at `path` holds exactly `data` (compared in full; any failure to
+    /// read it counts as a difference). The file is opened without following a link.
+    private static func holds(_ data: Data, at path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else {
+            return false
+        }
+        let existing = [UInt8](unsafeUninitializedCapacity: data.count) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let result = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { break }
+                count += result
+            }
+        }
+        guard existing.count == data.count else { return false }
+        guard !existing.isEmpty else { return true }
+        return existing.withUnsafeBytes { existingBytes in
+            data.withUnsafeBytes { memcmp($0.baseAddress!, existingBytes.baseAddress!, existingBytes.count) == 0 }
+        }
     }
 
     /// What is at `path` when it is there and not a regular file ("a folder", "a device", "a
