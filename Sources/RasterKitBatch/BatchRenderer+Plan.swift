@@ -29,11 +29,11 @@ extension BatchRenderer {
         // Folders that hold only catalog files (an .xcassets root) are swept here; run(_:into:)
         // sweeps the folders of the images.
         sweepStaleTemporaryFiles(under: directory.path, paths: plan.files.lazy.map(\.path))
+        let writer = FolderWriter(root: directory.path)
         for file in plan.files {
-            let path = directory.path + "/" + file.path
             do {
                 // Below the output folder: never through a symbolic link among its subfolders.
-                try AtomicFileWriter.write(file.contents, to: path, below: directory.path, keepingIdenticalFile: true)
+                try writer.write(file.contents, to: file.path, keepingIdenticalFile: true)
             } catch {
                 failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
             }

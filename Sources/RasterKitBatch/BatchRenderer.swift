@@ -82,6 +82,7 @@ public final class BatchRenderer: Sendable {
         let directoryPath = directory.path
         sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path))
         let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
+        let files = FolderWriter(root: directoryPath)
 
         let next = Atomic<Int>(0)
         let workers = min(jobs, units.groups.count)
@@ -94,7 +95,7 @@ public final class BatchRenderer: Sendable {
                 guard claimed < units.groups.count else { break }
                 for claimedIndex in units.groups[claimed] {
                     let output = outputs[claimedIndex]
-                    tally.record(output, produce(output, into: directoryPath, index: index))
+                    tally.record(output, produce(output, into: files, index: index))
                 }
             }
         }
@@ -148,7 +149,7 @@ public final class BatchRenderer: Sendable {
 
     /// Writes one output, unless its file is already up to date: with the bytes the render store
     /// kept for it when it has them, else rendered (through the cache) and encoded.
-    private func produce(_ output: BatchOutput, into directory: String,
+    private func produce(_ output: BatchOutput, into files: FolderWriter,
                          index: BatchOutputIndex?) -> BatchTally.Outcome {
         let stamp = index == nil ? nil : output.sourceStamp?()
         if let index, let stamp, index.isUpToDate(output.path, sourceStamp: stamp) { return .cached }
@@ -167,12 +168,11 @@ public final class BatchRenderer: Sendable {
         do {
             let rasterizer = try source.get()
             let store = rasterizer.cache.disk
-            // Below `directory`: a symbolic link to elsewhere among its subfolders fails this
-            // output instead of having it written outside the output folder.
-            let destination = directory + "/" + output.path
+            // A symbolic link to elsewhere among the folder's subfolders fails this output
+            // instead of having it written outside the output folder.
             if let key, let encoder = output.encoder, let store,
                let kept = store.encodedOutput(for: key, encoding: encoder.identifier) {
-                try AtomicFileWriter.write(kept, to: destination, below: directory, keepingIdenticalFile: true)
+                try files.write(kept, to: output.path, keepingIdenticalFile: true)
                 index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
                 return .cached
             }
@@ -182,7 +182,7 @@ public final class BatchRenderer: Sendable {
                 store.keepEncodedOutput(data, encoding: encoder.identifier, isRenderPNG: encoder.writesRenderPNG,
                                         for: rendered.key)
             }
-            try AtomicFileWriter.write(data, to: destination, below: directory, keepingIdenticalFile: true)
+            try files.write(data, to: output.path, keepingIdenticalFile: true)
             index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
             return rendered.origin == .drawn ? .drawn : .cached
         } catch {

@@ -116,6 +116,11 @@ package enum AtomicFileWriter {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        return fileHolds(data, descriptor: descriptor)
+    }
+
+    /// Whether the open regular file `descriptor` holds exactly `data`, read from its start.
+    static func fileHolds(_ data: Data, descriptor: Int32) -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else {
             return false
@@ -123,7 +128,7 @@ package enum AtomicFileWriter {
         let existing = [UInt8](unsafeUninitializedCapacity: data.count) { buffer, count in
             count = 0
             while count < buffer.count {
-                let result = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                let result = pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(count))
                 if result < 0, errno == EINTR { continue }
                 guard result > 0 else { break }
                 count += result
@@ -145,7 +150,7 @@ package enum AtomicFileWriter {
         return kind == "a regular file" ? nil : kind
     }
 
-    private static func kind(of info: stat) -> String {
+    static func kind(of info: stat) -> String {
         switch info.st_mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a folder"
@@ -210,7 +215,7 @@ package enum AtomicFileWriter {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    private static func failure(_ destination: String, _ operation: String) -> WriteError {
+    static func failure(_ destination: String, _ operation: String) -> WriteError {
         WriteError(path: destination, operation: operation, reason: String(cString: strerror(errno)))
     }
 }

@@ -1,0 +1,225 @@
+import Foundation
+import Synchronization
+
+/// Writes many files below one root folder, each atomically, through descriptors of the folders
+/// it has opened: what a batch does with thousands of outputs.
+///
+/// ``AtomicFileWriter`` checks a destination's folders by path for every file, and makes every
+/// file under a temporary name it then renames: a dozen path walks and namespace changes per
+/// output, which is most of what a batch served from the render store costs. This writer opens
+/// each folder once (one component at a time with `O_NOFOLLOW`, so a symbolic link among the
+/// subfolders is refused rather than followed, and cannot be swapped in later either), then
+/// works relative to it. A file that does not exist yet is written nameless (`O_TMPFILE`) and
+/// linked into place whole; one that exists is replaced by a rename, as before; one that already
+/// holds the bytes is left untouched. Readers only ever see a whole file or none.
+package final class FolderWriter: Sendable {
+    /// The folder everything is written below. It may itself be a symbolic link: the caller named it.
+    package let root: String
+
+    /// Open folders by their path relative to the root ("" for the root).
+    private let folders = SanitizerVisibleMutex<[String: Int32]>([:])
+    /// Cleared when the file system or the process cannot write nameless files (no `O_TMPFILE`,
+    /// no `/proc`): every file then goes through a temporary name.
+    private let canLinkNamelessFiles = Atomic<Bool>(true)
+
+    package init(root: String) {
+        self.root = root
+    }
+
+    deinit {
+        folders.withLock { descriptors in
+            for descriptor in descriptors.values { close(descriptor) }
+            descriptors = [:]
+        }
+    }
+
+    /// Writes `data` to `relativePath` (`/` between folders, no `.` or `..`), creating folders as
+    /// needed. With `keepingIdenticalFile`, a file that already holds `data` is left as it is.
+    package func write(_ data: Data, to relativePath: String, keepingIdenticalFile: Bool) throws(AtomicFileWriter.WriteError) {
+        let (folderPath, name) = Self.split(relativePath)
+        let fullPath = root + "/" + relativePath
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw AtomicFileWriter.WriteError(path: fullPath, operation: "write", reason: "it does not name a file")
+        }
+        let folder = try descriptor(of: folderPath)
+        let existingSize = try replaceableSize(name, in: folder, path: fullPath)
+        if keepingIdenticalFile, existingSize == data.count {
+            let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            if descriptor >= 0 {
+                defer { close(descriptor) }
+                if AtomicFileWriter.fileHolds(data, descriptor: descriptor) { return }
+            }
+        }
+        if existingSize == nil, canLinkNamelessFiles.load(ordering: .relaxed),
+           try writeNameless(data, as: name, in: folder, path: fullPath) {
+            return
+        }
+        try writeRenaming(data, as: name, in: folder, path: fullPath)
+    }
+
+    // MARK: Folders
+
+    /// The descriptor of the folder `relative` to the root (empty: the root), opened once.
+    private func descriptor(of relative: String) throws(AtomicFileWriter.WriteError) -> Int32 {
+        do {
+            return try folders.withLock { descriptors in try open(relative, &descriptors) }
+        } catch let error as AtomicFileWriter.WriteError {
+            throw error
+        } catch {
+            throw AtomicFileWriter.WriteError(path: root + "/" + relative, operation: "create the folder", reason: "\(error)")
+        }
+    }
+
+    private func open(_ relative: String, _ folders: inout [String: Int32]) throws(AtomicFileWriter.WriteError) -> Int32 {
+        if let known = folders[relative] { return known }
+        let descriptor: Int32
+        if relative.isEmpty {
+            descriptor = try openRoot()
+        } else {
+            let (parentPath, name) = Self.split(relative)
+            guard name != "..", name != ".", !name.isEmpty else {
+                throw AtomicFileWriter.WriteError(path: root + "/" + relative, operation: "write",
+                                                  reason: "its path goes through '\(name)'")
+            }
+            let parent = try open(parentPath, &folders)
+            descriptor = try openSubfolder(name, in: parent, path: root + "/" + relative)
+        }
+        folders[relative] = descriptor
+        return descriptor
+    }
+
+    /// The root, created with its parents when missing; followed if it is a link.
+    private func openRoot() throws(AtomicFileWriter.WriteError) -> Int32 {
+        var descriptor = Foundation.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor < 0, errno == ENOENT {
+            do {
+                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            } catch {
+                throw AtomicFileWriter.WriteError(path: root, operation: "create the folder", reason: FileReader.reason(error))
+            }
+            descriptor = Foundation.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard descriptor >= 0 else { throw AtomicFileWriter.failure(root, "create the folder") }
+        return descriptor
+    }
+
+    /// `name` in `parent`, created when missing; never through a symbolic link.
+    private func openSubfolder(_ name: String, in parent: Int32, path: String) throws(AtomicFileWriter.WriteError) -> Int32 {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        var descriptor = openat(parent, name, flags)
+        if descriptor < 0, errno == ENOENT {
+            // EEXIST: another process made it first; it is opened and checked like any other.
+            if mkdirat(parent, name, 0o777) != 0, errno != EEXIST { throw AtomicFileWriter.failure(path, "create the folder") }
+            descriptor = openat(parent, name, flags)
+        }
+        guard descriptor < 0 else { return descriptor }
+        let failure = errno
+        var info = stat()
+        if fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                throw AtomicFileWriter.WriteError(path: path, operation: "write into",
+                                                  reason: "it is a symbolic link inside the output folder, which is not followed")
+            }
+            if (info.st_mode & S_IFMT) != S_IFDIR {
+                throw AtomicFileWriter.WriteError(path: path, operation: "create the folder",
+                                                  reason: "a file that is not a folder is in the way")
+            }
+        }
+        errno = failure
+        throw AtomicFileWriter.failure(path, "create the folder")
+    }
+
+    // MARK: Files
+
+    /// The size of the regular file `name` in `folder`, nil when there is none; throws when
+    /// something else is there (a folder, a link, a device), which is never replaced.
+    private func replaceableSize(_ name: String, in folder: Int32, path: String) throws(AtomicFileWriter.WriteError) -> Int? {
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return nil }
+            throw AtomicFileWriter.failure(path, "write")
+        }
+        let kind = AtomicFileWriter.kind(of: info)
+        guard kind != "a regular file" else { return Int(info.st_size) }
+        let detail = kind == "a symbolic link" ? ", which is neither followed nor replaced" : ""
+        throw AtomicFileWriter.WriteError(path: path, operation: "write",
+                                          reason: "it is \(kind)\(detail); only a regular file is replaced")
+    }
+
+    /// Writes a nameless file and links it in as `name`. Returns false, having written nothing
+    /// visible, when that cannot be done here (or `name` appeared meanwhile): the caller renames.
+    private func writeNameless(_ data: Data, as name: String, in folder: Int32, path: String) throws(AtomicFileWriter.WriteError) -> Bool {
+        #if os(Linux)
+        // O_TMPFILE, which Swift does not import: __O_TMPFILE | O_DIRECTORY.
+        let descriptor = openat(folder, ".", 0o20000000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            if [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) { canLinkNamelessFiles.store(false, ordering: .relaxed) }
+            return false
+        }
+        defer { close(descriptor) }
+        try Self.writeAll(data, to: descriptor, path: path)
+        // linkat(AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the descriptor's /proc name does not.
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, name, AT_SYMLINK_FOLLOW) == 0 else {
+            if errno == ENOENT || errno == EPERM { canLinkNamelessFiles.store(false, ordering: .relaxed) }
+            if errno == EEXIST || errno == ENOENT || errno == EPERM { return false }
+            throw AtomicFileWriter.failure(path, "write")
+        }
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// Writes `data` under a temporary name in `folder` and renames it to `name`.
+    private func writeRenaming(_ data: Data, as name: String, in folder: Int32, path: String) throws(AtomicFileWriter.WriteError) {
+        let temporary = Self.split(AtomicFileWriter.temporaryPath(for: name)).name
+        let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw AtomicFileWriter.failure(path, "write") }
+        do {
+            try Self.writeAll(data, to: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            unlinkat(folder, temporary, 0)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let error = AtomicFileWriter.failure(path, "write")
+            unlinkat(folder, temporary, 0)
+            throw error
+        }
+        do {
+            // Checked again: the destination may have been replaced while the data was written.
+            _ = try replaceableSize(name, in: folder, path: path)
+        } catch {
+            unlinkat(folder, temporary, 0)
+            throw error
+        }
+        guard renameat(folder, temporary, folder, name) == 0 else {
+            let error = AtomicFileWriter.failure(path, "move into place")
+            unlinkat(folder, temporary, 0)
+            throw error
+        }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(AtomicFileWriter.WriteError) {
+        var written = 0
+        let failure: AtomicFileWriter.WriteError? = data.withUnsafeBytes { bytes in
+            while written < bytes.count {
+                let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return AtomicFileWriter.failure(path, "write")
+                }
+                written += result
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// The folder part (without its trailing `/`, or empty) and the name.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+}
