@@ -3,7 +3,8 @@ import Foundation
 import RasterKit
 import RasterKitBatch
 
-/// `rasterkit cache stats|prune|clear`: look into and trim the persistent render store.
+/// `rasterkit cache stats|prune|clear|export|import`: look into, trim and move the persistent
+/// render store.
 ///
 /// Exits 0 on success and 2 for usage mistakes and stores that cannot be used (a missing
 /// directory, a path that is a directory, no permission, a damaged store for `stats`). A file
@@ -13,8 +14,8 @@ import RasterKitBatch
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Inspect, prune or clear RasterKit's persistent render store.",
-        subcommands: [Stats.self, Prune.self, Clear.self],
+        abstract: "Inspect, prune, clear, export or import RasterKit's persistent render store.",
+        subcommands: [Stats.self, Prune.self, Clear.self, Export.self, Import.self],
         defaultSubcommand: Stats.self)
 
     /// `rasterkit cache stats`: entries, bytes and expired entries, per component type.
@@ -106,7 +107,7 @@ struct CacheCommand: ParsableCommand {
 /// The options every `cache` subcommand takes, and how they open the store.
 struct CacheStoreOptions: ParsableArguments {
     @Option(name: .customLong("cache"),
-            help: ArgumentHelp("The store file (default: $XDG_CACHE_HOME/rasterkit/renders.sqlite).", valueName: "path"))
+            help: ArgumentHelp("The store file (default: $RASTERKIT_CACHE, else $XDG_CACHE_HOME/rasterkit/renders.sqlite).", valueName: "path"))
     var path: String?
 
     @Flag(help: "Print one JSON object instead of a summary.")

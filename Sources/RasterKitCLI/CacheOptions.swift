@@ -6,7 +6,7 @@ import RasterKitBatch
 /// `--cache PATH | --no-cache`, shared by the commands that render: the one place a command's
 /// rasterizer and its disk store are set up and flushed.
 struct CacheOptions: ParsableArguments {
-    @Option(help: "The render cache to read and update (default: $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
+    @Option(help: "The render cache to read and update (default: $RASTERKIT_CACHE, else $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
     var cache: String?
 
     @Flag(name: .customLong("no-cache"),

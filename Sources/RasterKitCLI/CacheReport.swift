@@ -19,6 +19,10 @@ struct CacheReport: Encodable {
     /// `prune`: of the removed, how many were least recently used and how many expired.
     var evicted: Int?
     var expiredRemoved: Int?
+    /// `export`: the file written.
+    var exportedTo: String?
+    /// `import`: what was added, kept and refused.
+    var imported: DiskCacheImportReport?
 
     var json: String { JSONLine.encode(self) }
 
@@ -30,6 +34,11 @@ struct CacheReport: Encodable {
             if let removedBytes { line += " (\(Self.format(bytes: removedBytes)))" }
             if let evicted, let expiredRemoved { line += ": \(expiredRemoved) expired, \(evicted) least recently used" }
             lines.append(line)
+        }
+        if let exportedTo { lines.append("exported to: \(exportedTo)") }
+        if let imported {
+            lines.append("imported: \(imported.imported) of \(imported.entriesInFile) entries "
+                + "(\(imported.alreadyPresent) already here, \(imported.damaged) damaged and left out)")
         }
         if let expired, expired > 0 { lines.append("expired: \(expired) (run `rasterkit cache prune` to remove them)") }
         if let types, !types.isEmpty {

@@ -1,10 +1,13 @@
 import Foundation
 
 extension DiskCache {
-    /// `$XDG_CACHE_HOME/rasterkit/renders.sqlite`, or `~/.cache/rasterkit/renders.sqlite` when
-    /// `XDG_CACHE_HOME` is unset or not an absolute path (as the XDG base directory spec says).
+    /// `$RASTERKIT_CACHE` when it is set (the store's file, for CI jobs that restore it from
+    /// their cache), else `$XDG_CACHE_HOME/rasterkit/renders.sqlite`, or
+    /// `~/.cache/rasterkit/renders.sqlite` when `XDG_CACHE_HOME` is unset or not an absolute path
+    /// (as the XDG base directory spec says).
     public static var defaultURL: URL {
         let environment = ProcessInfo.processInfo.environment
+        if let path = environment["RASTERKIT_CACHE"], !path.isEmpty { return URL(fileURLWithPath: path) }
         let base: URL
         if let cacheHome = environment["XDG_CACHE_HOME"], cacheHome.hasPrefix("/") {
             base = URL(fileURLWithPath: cacheHome, isDirectory: true)

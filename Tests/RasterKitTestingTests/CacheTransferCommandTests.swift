@@ -1,0 +1,64 @@
+import Foundation
+import RasterKit
+import Testing
+
+/// `rasterkit cache export|import` and `RASTERKIT_CACHE`, end to end (issue 16): a store moved
+/// to another path serves a render into a fresh folder without drawing.
+@Suite struct CacheTransferCommandTests {
+    static let svg = ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><circle cx="12" cy="12" r="9" fill="#2F6FEB"/></svg>"##
+
+    @Test func exportImportThenAFreshRunDrawsNothing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Data(Self.svg.utf8).write(to: URL(fileURLWithPath: directory.path("icon.svg")))
+        // The store named by the environment, as a CI job would set it.
+        let first = try CLI.run(["svg", directory.path("icon.svg"), "--size", "24", "--scale", "1", "--scale", "2",
+                                 "--out", directory.path("a"), "--json"],
+                                environment: ["RASTERKIT_CACHE": directory.path("a.sqlite")])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try first.json()["drawn"] as? Int == 2)
+
+        let export = try CLI.run(["cache", "export", directory.path("renders.export"), "--cache", directory.path("a.sqlite"), "--json"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let imported = try CLI.run(["cache", "import", directory.path("renders.export"), "--json"],
+                                   environment: ["RASTERKIT_CACHE": directory.path("b.sqlite")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let report = try #require(try imported.json()["imported"] as? [String: Any])
+        #expect(report["imported"] as? Int == 2 && report["damaged"] as? Int == 0)
+
+        let fresh = try CLI.run(["svg", directory.path("icon.svg"), "--size", "24", "--scale", "1", "--scale", "2",
+                                 "--out", directory.path("b"), "--cache", directory.path("b.sqlite"), "--json"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(try fresh.json()["drawn"] as? Int == 0)
+        for name in ["icon-24.png", "icon-24@2x.png"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("a/" + name)))
+                == (try Data(contentsOf: URL(fileURLWithPath: directory.path("b/" + name)))))
+        }
+    }
+
+    @Test func badFilesAreUsageErrors() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Data("plain text, not a store at all\n".utf8).write(to: URL(fileURLWithPath: directory.path("notes.txt")))
+        let store = directory.path("renders.sqlite")
+        _ = try DiskCache(at: URL(fileURLWithPath: store))
+        let cases: [[String]] = [
+            ["cache", "import", directory.path("missing.sqlite"), "--cache", store],
+            ["cache", "import", directory.path("notes.txt"), "--cache", store],
+            ["cache", "import", directory.url.path, "--cache", store],
+            ["cache", "import", store, "--cache", store],
+            ["cache", "import", "", "--cache", store],
+            ["cache", "export", directory.path("no-such-folder/export.sqlite"), "--cache", store],
+            ["cache", "export", directory.url.path, "--cache", store],
+            ["cache", "export", store, "--cache", store],
+            ["cache", "export", directory.path("export.sqlite"), "--cache", directory.path("missing.sqlite")],
+        ]
+        for arguments in cases {
+            let run = try CLI.run(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(!run.stderr.isEmpty)
+        }
+        // The text file was refused and left as it was.
+        #expect(try String(contentsOfFile: directory.path("notes.txt"), encoding: .utf8) == "plain text, not a store at all\n")
+    }
+}
