@@ -36,6 +36,9 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
+    /// Bytes of decoded renders a batch keeps in memory.
+    static let batchMemoryLimit = 64 << 20
+
     /// Whether outputs already written and unchanged may be left alone.
     var reusesUpToDateOutputs: Bool { !noCache }
 
@@ -45,7 +48,11 @@ struct CacheOptions: ParsableArguments {
     /// `-wal`) costs the disk tier only: one warning, and the batch renders with memory alone, as
     /// with `--no-cache`.
     func makeRasterizer(limits: ResourceLimits) -> Rasterizer {
-        let memoryLimit = 256 << 20
+        // A batch writes each output once: memory serves renders outputs share (nested
+        // components, identical SVGs, one render in two formats), mostly close together in the
+        // batch's order; everything else is in the store. A run without a store must not hold
+        // every output it made either, so the limit stays well below the machine's memory.
+        let memoryLimit = Self.batchMemoryLimit
         if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit), limits: limits) }
         do {
             let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
