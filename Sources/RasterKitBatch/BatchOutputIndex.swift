@@ -65,10 +65,11 @@ final class BatchOutputIndex: Sendable {
     }
 
     /// Remembers that `path` was just written with `fingerprint` (nil: it failed, forget it),
-    /// from a source with `sourceStamp`.
-    func record(_ path: String, fingerprint: String?, sourceStamp: String? = nil) {
+    /// from a source with `sourceStamp`; `written` is the file's state as the writer saw it
+    /// (nil: looked up by path).
+    func record(_ path: String, fingerprint: String?, sourceStamp: String? = nil, written: FolderWriter.Written? = nil) {
         let entry = fingerprint.flatMap { fingerprint in
-            FileState(directory + "/" + path).map {
+            (written.map { FileState(byteCount: $0.byteCount, modified: $0.modified) } ?? FileState(directory + "/" + path)).map {
                 Entry(fingerprint: fingerprint, state: $0, sourceStamp: Self.field(sourceStamp ?? ""))
             }
         }

@@ -172,8 +172,8 @@ public final class BatchRenderer: Sendable {
             // instead of having it written outside the output folder.
             if let key, let encoder = output.encoder, let store,
                let kept = store.encodedOutput(for: key, encoding: encoder.identifier) {
-                try files.write(kept, to: output.path, keepingIdenticalFile: true)
-                index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
+                let written = try files.write(kept, to: output.path, keepingIdenticalFile: true)
+                index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
                 return .cached
             }
             let rendered = try output.render(rasterizer)
@@ -182,8 +182,8 @@ public final class BatchRenderer: Sendable {
                 store.keepEncodedOutput(data, encoding: encoder.identifier, isRenderPNG: encoder.writesRenderPNG,
                                         for: rendered.key)
             }
-            try files.write(data, to: output.path, keepingIdenticalFile: true)
-            index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
+            let written = try files.write(data, to: output.path, keepingIdenticalFile: true)
+            index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
             return rendered.origin == .drawn ? .drawn : .cached
         } catch {
             index?.record(output.path, fingerprint: nil)

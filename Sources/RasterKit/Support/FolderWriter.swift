@@ -33,9 +33,33 @@ package final class FolderWriter: Sendable {
         }
     }
 
+    /// The size and modification time of a file as it was written, taken from its descriptor
+    /// (a batch's index records them without another look-up by path).
+    package struct Written: Hashable, Sendable {
+        /// Bytes in the file.
+        package var byteCount: Int64
+        /// Nanoseconds since 1970.
+        package var modified: Int64
+
+        init(_ info: stat) {
+            byteCount = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
+
+        /// The state of the open file `descriptor`, or nil when it cannot be read.
+        static func of(_ descriptor: Int32) -> Written? {
+            var info = stat()
+            return fstat(descriptor, &info) == 0 ? Written(info) : nil
+        }
+    }
+
     /// Writes `data` to `relativePath` (`/` between folders, no `.` or `..`), creating folders as
-    /// needed. With `keepingIdenticalFile`, a file that already holds `data` is left as it is.
-    package func write(_ data: Data, to relativePath: String, keepingIdenticalFile: Bool) throws(AtomicFileWriter.WriteError) {
+    /// needed, and returns the file's size and time as written (nil in the rare case they could
+    /// not be read back). With `keepingIdenticalFile`, a file that already holds `data` is left
+    /// as it is.
+    @discardableResult
+    package func write(_ data: Data, to relativePath: String,
+                       keepingIdenticalFile: Bool) throws(AtomicFileWriter.WriteError) -> Written? {
         let (folderPath, name) = Self.split(relativePath)
         let fullPath = root + "/" + relativePath
         guard !name.isEmpty, name != ".", name != ".." else {
@@ -47,14 +71,14 @@ package final class FolderWriter: Sendable {
             let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             if descriptor >= 0 {
                 defer { close(descriptor) }
-                if AtomicFileWriter.fileHolds(data, descriptor: descriptor) { return }
+                if AtomicFileWriter.fileHolds(data, descriptor: descriptor) { return Written.of(descriptor) }
             }
         }
         if existingSize == nil, canLinkNamelessFiles.load(ordering: .relaxed),
-           try writeNameless(data, as: name, in: folder, path: fullPath) {
-            return
+           let written = try writeNameless(data, as: name, in: folder, path: fullPath) {
+            return written
         }
-        try writeRenaming(data, as: name, in: folder, path: fullPath)
+        return try writeRenaming(data, as: name, in: folder, path: fullPath)
     }
 
     // MARK: Folders
@@ -146,32 +170,35 @@ package final class FolderWriter: Sendable {
                                           reason: "it is \(kind)\(detail); only a regular file is replaced")
     }
 
-    /// Writes a nameless file and links it in as `name`. Returns false, having written nothing
+    /// Writes a nameless file and links it in as `name`. Returns nil, having written nothing
     /// visible, when that cannot be done here (or `name` appeared meanwhile): the caller renames.
-    private func writeNameless(_ data: Data, as name: String, in folder: Int32, path: String) throws(AtomicFileWriter.WriteError) -> Bool {
+    private func writeNameless(_ data: Data, as name: String, in folder: Int32,
+                               path: String) throws(AtomicFileWriter.WriteError) -> Written?? {
         #if os(Linux)
         // O_TMPFILE, which Swift does not import: __O_TMPFILE | O_DIRECTORY.
         let descriptor = openat(folder, ".", 0o20000000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             if [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) { canLinkNamelessFiles.store(false, ordering: .relaxed) }
-            return false
+            return nil
         }
         defer { close(descriptor) }
         try Self.writeAll(data, to: descriptor, path: path)
         // linkat(AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the descriptor's /proc name does not.
         guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, name, AT_SYMLINK_FOLLOW) == 0 else {
             if errno == ENOENT || errno == EPERM { canLinkNamelessFiles.store(false, ordering: .relaxed) }
-            if errno == EEXIST || errno == ENOENT || errno == EPERM { return false }
+            if errno == EEXIST || errno == ENOENT || errno == EPERM { return nil }
             throw AtomicFileWriter.failure(path, "write")
         }
-        return true
+        // Linking changes the inode's change time, not its size or modification time.
+        return .some(Written.of(descriptor))
         #else
-        return false
+        return nil
         #endif
     }
 
     /// Writes `data` under a temporary name in `folder` and renames it to `name`.
-    private func writeRenaming(_ data: Data, as name: String, in folder: Int32, path: String) throws(AtomicFileWriter.WriteError) {
+    private func writeRenaming(_ data: Data, as name: String, in folder: Int32,
+                               path: String) throws(AtomicFileWriter.WriteError) -> Written? {
         let temporary = Self.split(AtomicFileWriter.temporaryPath(for: name)).name
         let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFileWriter.failure(path, "write") }
@@ -182,6 +209,7 @@ package final class FolderWriter: Sendable {
             unlinkat(folder, temporary, 0)
             throw error
         }
+        let written = Written.of(descriptor)
         guard close(descriptor) == 0 else {
             let error = AtomicFileWriter.failure(path, "write")
             unlinkat(folder, temporary, 0)
@@ -199,6 +227,7 @@ package final class FolderWriter: Sendable {
             unlinkat(folder, temporary, 0)
             throw error
         }
+        return written
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(AtomicFileWriter.WriteError) {
