@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // zlib, to inflate SVGZ under a size limit before librsvg does.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Thread affinity for batch workers: two glibc calls that need _GNU_SOURCE.
+        .target(name: "CAffinity"),
         .target(
             name: "RasterKit",
             dependencies: [
@@ -38,7 +40,7 @@ let package = Package(
         .target(
             name: "RasterKitBatch",
             dependencies: [
-                "RasterKit",
+                "RasterKit", "CAffinity",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,5 +1,5 @@
 import RasterKit
-internal import CCairo
+internal import CAffinity
 
 /// The processor each batch worker keeps to, when a batch has a worker for every processor
 /// the process may use.
