@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "RasterKit", "RasterKitBatch", "RasterKitDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Example components drawn with Canvas, used by the demo, the goldens and the benchmarks.
         .target(name: "RasterKitExamples", dependencies: ["RasterKit"], path: "Examples/Components"),

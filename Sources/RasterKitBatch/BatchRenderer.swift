@@ -1,5 +1,6 @@
 import RasterKit
 import Foundation
+public import Logging
 import Synchronization
 
 /// Renders many outputs in parallel and writes each one atomically into a directory. An
@@ -28,11 +29,16 @@ public final class BatchRenderer: Sendable {
     ///     (see `WorkerPlacement`).
     ///   - reusesUpToDateOutputs: leave outputs alone whose files already hold what their
     ///     fingerprints name, as recorded by the last batch into the same directory.
+    ///   - logger: where the renderer reports what its summary cannot say (workers that could not
+    ///     start, an index that could not be saved) and, at debug level, each failed output and
+    ///     each batch's counts. Pass your application's, as swift-log's convention for libraries
+    ///     asks; by default a logger labelled `RasterKit.BatchRenderer`.
     public init(rasterizer: Rasterizer, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                reusesUpToDateOutputs: Bool = true) {
+                reusesUpToDateOutputs: Bool = true, logger: Logger = Logger(label: "RasterKit.BatchRenderer")) {
         precondition(jobs >= 1, "BatchRenderer needs at least one job")
         self.jobs = jobs
         self.reusesUpToDateOutputs = reusesUpToDateOutputs
+        self.logger = logger
         source = LazyRasterizer(rasterizer)
         threads = WorkerThreads(stackSize: Self.workerStackSize)
     }
@@ -45,23 +51,27 @@ public final class BatchRenderer: Sendable {
     /// let renderer = BatchRenderer(jobs: 2) { Rasterizer(cache: RasterCache(disk: try DiskCache(at: url))) }
     /// ```
     public convenience init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, reusesUpToDateOutputs: Bool = true,
+                            logger: Logger = Logger(label: "RasterKit.BatchRenderer"),
                             makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
-        self.init(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs,
+        self.init(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs, logger: logger,
                   threads: WorkerThreads(stackSize: Self.workerStackSize), makeRasterizer: makeRasterizer)
     }
 
     /// A renderer that starts its workers with `threads`: tests make some starts fail.
-    init(jobs: Int, reusesUpToDateOutputs: Bool, threads: WorkerThreads,
-         makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
+    init(jobs: Int, reusesUpToDateOutputs: Bool, logger: Logger = Logger(label: "RasterKit.BatchRenderer"),
+         threads: WorkerThreads, makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
         precondition(jobs >= 1, "BatchRenderer needs at least one job")
         self.jobs = jobs
         self.reusesUpToDateOutputs = reusesUpToDateOutputs
+        self.logger = logger
         source = LazyRasterizer(makeRasterizer)
         self.threads = threads
     }
 
     private let source: LazyRasterizer
     private let threads: WorkerThreads
+    /// Reports what a summary cannot carry; see ``init(rasterizer:jobs:reusesUpToDateOutputs:logger:)``.
+    let logger: Logger
 
     /// The rasterizer that draws and caches the images, once it has been made.
     public var rasterizer: Rasterizer? { source.made }
@@ -111,10 +121,20 @@ public final class BatchRenderer: Sendable {
                                 + "the batch ran on \(started.started)")
             }
         }
+        for warning in warnings { logger.warning("\(warning)") }
         // Losing the index only costs renders next time, so a failure to save it is no failure.
-        if !outputs.isEmpty { try? index?.save() }
+        if !outputs.isEmpty, let index {
+            do { try index.save() } catch {
+                logger.warning("cannot save the batch index; unchanged outputs will be made again next time",
+                               metadata: ["directory": "\(directoryPath)", "error": "\(error)"])
+            }
+        }
         var summary = tally.summary()
         summary.warnings = warnings
+        logger.debug("batch finished", metadata: [
+            "directory": "\(directoryPath)", "total": "\(summary.total)", "drawn": "\(summary.drawn)",
+            "cached": "\(summary.cached)", "failed": "\(summary.failed)", "seconds": "\(summary.seconds)",
+        ])
         return summary
     }
 
@@ -187,7 +207,9 @@ public final class BatchRenderer: Sendable {
             return rendered.origin == .drawn ? .drawn : .cached
         } catch {
             index?.record(output.path, fingerprint: nil)
-            return .failure(BatchRenderer.reason(for: error))
+            let reason = BatchRenderer.reason(for: error)
+            logger.debug("output failed", metadata: ["path": "\(output.path)", "source": "\(output.source)", "reason": "\(reason)"])
+            return .failure(reason)
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RasterKit
 import RasterKitBatch
 
@@ -72,7 +73,9 @@ struct CacheOptions: ParsableArguments {
     func runBatch(jobs: Int, json: Bool, limits: ResourceLimits, _ body: (BatchRenderer, ProgressBar) -> BatchSummary) -> BatchSummary {
         let progress = ProgressBar(style: .forStandardError(silent: json))
         let options = self
-        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs) {
+        // The summary carries the batch's warnings, and the command prints them once, its own way.
+        let quiet = Logger(label: "RasterKit.BatchRenderer") { _ in SwiftLogNoOpLogHandler() }
+        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs, logger: quiet) {
             options.makeRasterizer(limits: limits)
         }
         let summary = body(renderer, progress)

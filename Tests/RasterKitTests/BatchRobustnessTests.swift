@@ -83,6 +83,26 @@ import Testing
         #expect(json.contains("warnings"))
     }
 
+    /// The caller's logger hears what the summary holds too: a warning for workers that did not
+    /// start, and at debug level each failed output and the batch's counts.
+    @Test(.timeLimit(.minutes(1)))
+    func theBatchLogsToTheCallersLogger() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = LogCapture()
+        let renderer = BatchRenderer(jobs: 2, reusesUpToDateOutputs: false, logger: capture.logger,
+                                     threads: WorkerThreads(stackSize: BatchRenderer.workerStackSize, failingStarts: [1])) {
+            Rasterizer()
+        }
+        var outputs = [BatchOutput(path: "tile.png", source: "tile", size: Size(8), scale: 1) { TransferTile(number: 1) }]
+        outputs.append(BatchOutput(path: "broken.png", source: "broken.svg") { _ in throw SVGError.malformed(message: "no svg element", source: "broken.svg") })
+        let summary = renderer.run(outputs, into: folder)
+        #expect(summary.failed == 1 && summary.drawn == 1)
+        #expect(capture.warnings.count == 1 && capture.warnings[0].contains("only 1 of 2 worker threads"), "\(capture.warnings)")
+        #expect(capture.messages.contains { $0.contains("output failed") && $0.contains("broken.png") }, "\(capture.messages)")
+        #expect(capture.messages.contains { $0.contains("batch finished") && $0.contains("failed=1") }, "\(capture.messages)")
+    }
+
     /// With no worker started, every output fails saying why, and the run returns.
     @Test(.timeLimit(.minutes(1)))
     func noWorkerStartedFailsEveryOutputWithTheReason() throws {

@@ -55,6 +55,9 @@ final class LogCapture: Sendable {
 
     var warnings: [String] { entries.withLock { $0.filter { $0.level >= .warning }.map(\.message) } }
 
+    /// Every message at any level, with its metadata.
+    var messages: [String] { entries.withLock { $0.map(\.message) } }
+
     fileprivate func append(_ level: Logger.Level, _ message: String) {
         entries.withLock { $0.append((level, message)) }
     }
