@@ -3,13 +3,8 @@ import RasterKit
 // tree, walked for every output's fingerprint, so it must never cost a Mirror walk. Every case
 // writes a distinct tag first, so two different trees never write the same bytes.
 
-private enum LayerTag {
-    static let shape: UInt8 = 0xA0, text: UInt8 = 0xA1, image: UInt8 = 0xA2, svg: UInt8 = 0xA3
-    static let group: UInt8 = 0xA4, component: UInt8 = 0xA5, inset: UInt8 = 0xA6, rect: UInt8 = 0xA7
-    static let color: UInt8 = 0xA8, linear: UInt8 = 0xA9, radial: UInt8 = 0xAA, none: UInt8 = 0xAB
-    static let shapeRect: UInt8 = 0xB0, roundedRect: UInt8 = 0xB1, ellipse: UInt8 = 0xB2, path: UInt8 = 0xB3
-    static let maskPaint: UInt8 = 0xB4, maskLayers: UInt8 = 0xB5, transform: UInt8 = 0xB6
-}
+/// The layer model's tag bytes, registered with every other in RasterKit's `StateTag.swift`.
+private typealias LayerTag = StateTags.Layer
 
 extension Layer: StateHashable {
     /// Writes the kind of layer, then that layer's state.

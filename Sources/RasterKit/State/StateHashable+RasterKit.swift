@@ -9,14 +9,8 @@ extension StateHasher {
     }
 }
 
-/// Tags for RasterKit's own types, distinct from the standard library's.
-private enum OwnTag {
-    static let point: UInt8 = 0x80, size: UInt8 = 0x81, rect: UInt8 = 0x82, insets: UInt8 = 0x83
-    static let color: UInt8 = 0x84, radii: UInt8 = 0x85, transform: UInt8 = 0x86, path: UInt8 = 0x87
-    static let gradient: UInt8 = 0x88, linear: UInt8 = 0x89, radial: UInt8 = 0x8A, imagePattern: UInt8 = 0x8B
-    static let stroke: UInt8 = 0x8C, text: UInt8 = 0x8D, shadow: UInt8 = 0x8E, image: UInt8 = 0x8F
-    static let paint: UInt8 = 0x90, mask: UInt8 = 0x91, rawValue: UInt8 = 0x92
-}
+/// Tags for RasterKit's own types: ``StateTags/OwnType``.
+private typealias OwnTag = StateTags.OwnType
 
 extension Point: StateHashable {
     /// Writes a tag for points, then `x` and `y` (with `-0.0` as `0.0`).
