@@ -95,6 +95,10 @@ public enum BatchPlanError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedScale(format: ExportFormat, scale: Double, item: String)
     /// Two items would write the same file.
     case conflictingOutputs(path: String, first: String, second: String)
+    /// Two items would write files whose paths differ only in case: one file on macOS and Windows.
+    case outputsDifferOnlyInCase(path: String, other: String, first: String, second: String)
+    /// An item's name makes a path that would leave the output folder (see ``OutputPath``).
+    case invalidOutputPath(item: String, reason: String)
     /// A size, scale or set of caps that cannot be rendered.
     case invalidSize(item: String, reason: String)
 
@@ -105,6 +109,10 @@ public enum BatchPlanError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(item): \(format) cannot hold \(scale.compactDescription)x images; it takes \(format.supportedScales)"
         case let .conflictingOutputs(path, first, second):
             "'\(first)' and '\(second)' would both be written to '\(path)'"
+        case let .outputsDifferOnlyInCase(path, other, first, second):
+            "'\(first)' writes '\(other)' and '\(second)' writes '\(path)', which differ only in case: one file on macOS and Windows"
+        case let .invalidOutputPath(item, reason):
+            "\(item): \(reason)"
         case let .invalidSize(item, reason):
             "\(item): \(reason)"
         }

@@ -9,7 +9,7 @@ struct BatchPlanBuilder {
     let shard: Shard
     var plan = BatchPlan()
     /// Who claimed each path, to report two items writing one file.
-    private var owners: [String: String] = [:]
+    private var claims = OutputPathClaims()
 
     init(format: ExportFormat, catalog: String, shard: Shard) {
         self.format = format
@@ -87,8 +87,18 @@ struct BatchPlanBuilder {
     }
 
     private mutating func claim(_ path: String, by item: BatchItem) throws(BatchPlanError) {
-        if let owner = owners[path] { throw .conflictingOutputs(path: path, first: owner, second: item.source) }
-        owners[path] = item.source
+        let checked: OutputPath
+        do { checked = try OutputPath(path) } catch { throw .invalidOutputPath(item: item.source, reason: error.description) }
+        do {
+            try claims.claim(checked, by: item.source)
+        } catch {
+            switch error {
+            case let .taken(_, owner):
+                throw .conflictingOutputs(path: path, first: owner, second: item.source)
+            case let .caseClash(_, other, owner):
+                throw .outputsDifferOnlyInCase(path: path, other: other.rawValue, first: owner, second: item.source)
+            }
+        }
     }
 
     /// The pixels a render of `component` takes (its minimum frame when it has caps), checked.

@@ -9,19 +9,20 @@ struct BatchWorkUnits: Sendable {
 
     init(_ outputs: [BatchOutput]) {
         var groupIndex: [String: Int] = [:]
-        var claimedPaths: [String: String] = [:]
+        var claims = OutputPathClaims()
         for (index, output) in outputs.enumerated() {
-            let path = output.path
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-            if path.isEmpty || path.hasPrefix("/") || parts.contains(where: { $0 == ".." || $0.isEmpty }) {
-                rejected.append((index, "output path '\(path)' must be relative and stay inside the output directory"))
+            do {
+                try claims.claim(try OutputPath(output.path), by: output.source)
+            } catch let error as OutputPathError {
+                rejected.append((index, error.description))
+                continue
+            } catch let conflict as OutputPathClaims.Conflict {
+                rejected.append((index, conflict.description(claimant: output.source)))
+                continue
+            } catch {
+                rejected.append((index, "\(error)"))
                 continue
             }
-            if let other = claimedPaths[path] {
-                rejected.append((index, "'\(path)' is also the output of \(other)"))
-                continue
-            }
-            claimedPaths[path] = output.source
             if let group = output.group {
                 if let existing = groupIndex[group] {
                     groups[existing].append(index)

@@ -62,23 +62,26 @@ extension Manifest {
         }
     }
 
-    /// Outputs of different kinds (a component's PNG and an SVG's) that would share a file.
+    /// Outputs of different kinds (a component's PNG and an SVG's) that would share a file, or
+    /// files whose paths differ only in case.
     private func reportConflicts(in plan: BatchPlan, problems: ManifestProblems) {
-        var owners: [String: String] = [:]
+        var claims = OutputPathClaims()
         for output in plan.outputs {
-            if let owner = owners[output.path] {
-                problems.add(BatchPlanError.conflictingOutputs(path: output.path, first: owner, second: output.source).description,
-                             at: nil)
+            do {
+                try claims.claim(try OutputPath(output.path), by: output.source)
+            } catch let conflict as OutputPathClaims.Conflict {
+                problems.add(conflict.description(claimant: output.source), at: nil)
+            } catch {
+                problems.add("\(error)", at: nil)
             }
-            owners[output.path] = output.source
         }
     }
 
     private func location(ofItem error: BatchPlanError) -> ManifestLocation? {
         let source: String
         switch error {
-        case let .conflictingOutputs(_, _, second): source = second
-        case let .unsupportedScale(_, _, item), let .invalidSize(item, _): source = item
+        case let .conflictingOutputs(_, _, second), let .outputsDifferOnlyInCase(_, _, _, second): source = second
+        case let .unsupportedScale(_, _, item), let .invalidSize(item, _), let .invalidOutputPath(item, _): source = item
         }
         return component(named: String(source.split(separator: "/").first ?? ""))?.location
     }

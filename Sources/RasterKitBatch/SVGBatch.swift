@@ -94,7 +94,7 @@ public struct SVGBatch: Sendable {
     func outputs(for sources: [Source]) throws(SVGBatchError) -> [BatchOutput] {
         // `--size 48 --size 48` asks for one file, not a conflict.
         let sizes = sizes.uniqued(), scales = scales.uniqued()
-        var owners: [String: String] = [:]
+        var claims = OutputPathClaims()
         var outputs: [BatchOutput] = []
         // One per size and scale rather than per file: a key is made for each.
         let parameterStamps = allowsExternalReferences ? [] : sizes.map { size in
@@ -107,10 +107,19 @@ public struct SVGBatch: Sendable {
                 for (scaleIndex, scale) in scales.enumerated() {
                     let name = SVGBatch.outputName(for: source.name, size: size, scale: scale)
                     let path = source.outputPath(name)
-                    if let owner = owners[path] {
-                        throw .conflictingOutputs(output: path, first: owner, second: source.displayPath)
+                    do {
+                        try claims.claim(try OutputPath(path), by: source.displayPath)
+                    } catch let conflict as OutputPathClaims.Conflict {
+                        switch conflict {
+                        case let .taken(_, owner):
+                            throw .conflictingOutputs(output: path, first: owner, second: source.displayPath)
+                        case let .caseClash(_, other, owner):
+                            throw .outputsDifferOnlyInCase(output: path, other: other.rawValue, first: owner,
+                                                           second: source.displayPath)
+                        }
+                    } catch {
+                        throw .invalidOutputPath(reason: "\(error)")
                     }
-                    owners[path] = source.displayPath
                     let contentMode = contentMode, tint = tint
                     let image: @Sendable () throws -> SVGImage = {
                         SVGImage(try loader.document(), contentMode: contentMode, tint: tint)

@@ -204,7 +204,7 @@ import Testing
         let reasons = Dictionary(uniqueKeysWithValues: summary.failures.map { ($0.file, $0.reason) })
         #expect(reasons["blocked"]?.contains("cannot create the folder") == true)
         #expect(reasons["escape"]?.contains("must be relative") == true)
-        #expect(reasons["duplicate"]?.contains("also the output of ok") == true)
+        #expect(reasons["duplicate"]?.contains("'ok' and 'duplicate' would both be written to 'ok.png'") == true)
         #expect(reasons["encode"] == "encoder gave up")
         // Only the good output and the blocking file: no temporary files left behind (and no
         // index, since none of these outputs has a fingerprint to remember).

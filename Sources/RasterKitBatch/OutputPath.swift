@@ -1,0 +1,93 @@
+import RasterKit
+
+/// Where a file goes below a batch's output folder, checked once when it is made: relative,
+/// folders separated by `/`, and no part that is empty, `.` or `..`, so it can never name a
+/// file outside the folder, nor the folder itself.
+///
+/// ```swift
+/// let path = try OutputPath("drawable-xhdpi/panel.9.png")
+/// path.folder    // "drawable-xhdpi"
+/// ```
+public struct OutputPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The path as written, relative to the output folder.
+    public let rawValue: String
+
+    /// Checks `path`; throws ``OutputPathError`` saying what is wrong with it.
+    public init(_ path: String) throws(OutputPathError) {
+        guard !path.isEmpty else { throw OutputPathError(path: path, reason: "it is empty") }
+        guard !path.hasPrefix("/") else { throw OutputPathError(path: path, reason: "it is absolute") }
+        guard !path.utf8.contains(0) else { throw OutputPathError(path: path, reason: "it holds a NUL character") }
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            switch part {
+            case "": throw OutputPathError(path: path, reason: "it has an empty folder name (a doubled or trailing /)")
+            case ".", "..": throw OutputPathError(path: path, reason: "it goes through '\(part)'")
+            default: continue
+            }
+        }
+        rawValue = path
+    }
+
+    /// The folder part, without its trailing `/`; empty for a file directly in the output folder.
+    public var folder: String {
+        rawValue.lastIndex(of: "/").map { String(rawValue[..<$0]) } ?? ""
+    }
+
+    /// The path as file systems that ignore case see it (macOS and Windows by default, where
+    /// a batch's outputs are often used): two paths with the same key are one file there.
+    var caseInsensitiveKey: String { rawValue.lowercased() }
+
+    /// The path as written.
+    public var description: String { rawValue }
+
+    /// Ordered by their text.
+    public static func < (lhs: OutputPath, rhs: OutputPath) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Why a string cannot be an ``OutputPath``.
+public struct OutputPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The string given.
+    public var path: String
+    /// What is wrong with it.
+    public var reason: String
+
+    /// "output path '…' must be relative and stay inside the output folder: …".
+    public var description: String {
+        "output path '\(path)' must be relative and stay inside the output folder: \(reason)"
+    }
+}
+
+/// The paths a batch has handed out, and to whom: the one place two outputs writing one file
+/// are caught, whether the paths are equal or differ only in case (one file on macOS and Windows).
+struct OutputPathClaims {
+    /// The owner of each path, and the path first claimed for each case-insensitive key.
+    private var owners: [OutputPath: String] = [:]
+    private var byKey: [String: OutputPath] = [:]
+
+    /// Why a claim failed.
+    enum Conflict: Error {
+        /// `path` is already `owner`'s.
+        case taken(path: OutputPath, owner: String)
+        /// `path` differs from `other` (`owner`'s) only in case.
+        case caseClash(path: OutputPath, other: OutputPath, owner: String)
+
+        /// The message, naming both owners.
+        func description(claimant: String) -> String {
+            switch self {
+            case let .taken(path, owner):
+                "'\(owner)' and '\(claimant)' would both be written to '\(path)'"
+            case let .caseClash(path, other, owner):
+                "'\(owner)' writes '\(other)' and '\(claimant)' writes '\(path)', which differ only in case: "
+                    + "one file on macOS and Windows"
+            }
+        }
+    }
+
+    /// Gives `path` to `owner`, unless another owner has it or a path differing only in case.
+    mutating func claim(_ path: OutputPath, by owner: String) throws(Conflict) {
+        if let previous = owners[path] { throw .taken(path: path, owner: previous) }
+        let key = path.caseInsensitiveKey
+        if let other = byKey[key] { throw .caseClash(path: path, other: other, owner: owners[other] ?? "") }
+        owners[path] = owner
+        byKey[key] = path
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import RasterKit
+@testable import RasterKitBatch
+
+/// One checked output path: relative, inside the folder, and unique — also ignoring case, since
+/// a batch's outputs are often used on macOS and Windows (issue 18).
+@Suite struct OutputPathTests {
+    @Test(arguments: ["", "/etc/passwd", "a//b.png", "a/", "../x.png", "a/../../x.png", "./x.png", "a/./b.png", "..", "a\u{0}b.png"])
+    func badPathsAreRefusedWithTheReason(path: String) {
+        #expect(throws: OutputPathError.self) { try OutputPath(path) }
+        do { _ = try OutputPath(path) } catch { #expect(error.description.contains("must be relative")) }
+    }
+
+    @Test func goodPathsKeepTheirText() throws {
+        let path = try OutputPath("drawable-xhdpi/panel.9.png")
+        #expect(path.rawValue == "drawable-xhdpi/panel.9.png" && path.folder == "drawable-xhdpi")
+        #expect(try OutputPath("icon.png").folder == "")
+        #expect(try OutputPath("a..b/..c.png").rawValue == "a..b/..c.png", "dots inside names are names")
+    }
+
+    @Test func pathsThatDifferOnlyInCaseAreOneFileSomewhere() throws {
+        var claims = OutputPathClaims()
+        try claims.claim(try OutputPath("Icons/Star.png"), by: "first")
+        #expect(throws: OutputPathClaims.Conflict.self) { try claims.claim(try OutputPath("icons/star.png"), by: "second") }
+        #expect(throws: OutputPathClaims.Conflict.self) { try claims.claim(try OutputPath("Icons/Star.png"), by: "third") }
+        try claims.claim(try OutputPath("Icons/Star@2x.png"), by: "fourth")
+    }
+
+    @Test func plansRefuseCaseClashes() {
+        let square = BatchNamingTests.Square()
+        #expect(throws: BatchPlanError.outputsDifferOnlyInCase(path: "button-normal.png", other: "Button-normal.png",
+                                                               first: "Button/normal", second: "button/normal")) {
+            try BatchPlan(items: [BatchItem(name: "Button", state: "normal", component: square, sizes: [Size(8)]),
+                                  BatchItem(name: "button", state: "normal", component: square, sizes: [Size(8)])], format: .png)
+        }
+    }
+
+    @Test func svgFoldersRefuseCaseClashes() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        try fixture.writeSVG("icons/Star.svg")
+        try fixture.writeSVG("icons/star.svg")
+        let batch = SVGBatch(inputs: [fixture.folder.appendingPathComponent("icons")], sizes: [16])
+        #expect {
+            _ = try batch.outputs()
+        } throws: { error in
+            guard case .outputsDifferOnlyInCase = error as? SVGBatchError else { return false }
+            return "\(error)".contains("differ only in case")
+        }
+    }
+
+    @Test func theRendererRefusesCaseClashesAndBadPathsItIsGiven() throws {
+        let out = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let outputs = ["Tile.png", "tile.png", "../up.png"].map { path in
+            BatchOutput(path: path, source: path, size: Size(8), scale: 1) { TransferTile(number: 3) }
+        }
+        let summary = BatchRenderer(rasterizer: Rasterizer(), jobs: 1).run(outputs, into: out)
+        #expect(summary.failed == 2 && summary.drawn == 1)
+        let reasons = Dictionary(uniqueKeysWithValues: summary.failures.map { ($0.file, $0.reason) })
+        #expect(reasons["tile.png"]?.contains("differ only in case") == true, "\(reasons)")
+        #expect(reasons["../up.png"]?.contains("goes through '..'") == true, "\(reasons)")
+    }
+}
