@@ -167,8 +167,10 @@ public final class BatchRenderer: Sendable {
             // Below `directory`: a symbolic link to elsewhere among its subfolders fails this
             // output instead of having it written outside the output folder.
             try AtomicFileWriter.write(data, to: directory + "/" + output.path, below: directory)
-            index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp)
-            return rendered.origin == .drawn ? .drawn : .cached
+            // A fallback's file is not up to date: the next run tries the primary again.
+            let fellBack = rendered.origin == .fallback
+            index?.record(output.path, fingerprint: fellBack ? nil : fingerprint, sourceStamp: fellBack ? nil : stamp)
+            return rendered.origin == .drawn || fellBack ? .drawn : .cached
         } catch {
             index?.record(output.path, fingerprint: nil)
             return .failure(BatchRenderer.reason(for: error))
