@@ -162,6 +162,30 @@ import Testing
         #expect(attempts.count == 1)
     }
 
+    @Test func nineSlicePairsStayStretchableWhenBothHaveTheCaps() throws {
+        struct Caps: Rasterizable {
+            var failing: Bool
+            var color: Color
+            var capInsets: EdgeInsets? { EdgeInsets(all: 4) }
+            func draw(in canvas: Canvas, size: Size) throws {
+                if failing { throw Flaky.Broken() }
+                canvas.fillAll(with: .color(color))
+            }
+        }
+        let rasterizer = Rasterizer()
+        let pair = Caps(failing: true, color: .red).fallback(Caps(failing: false, color: .blue))
+        #expect(pair.capInsets == EdgeInsets(all: 4))
+        let rendered = try rasterizer.render(pair, size: Size(width: 100, height: 30), scale: 2)
+        #expect(rendered.origin == .fallback)
+        #expect(rendered.image.size == Size(width: 9, height: 9) && rendered.image.capInsets == EdgeInsets(all: 4))
+        #expect(try rendered.image.stretched(to: Size(width: 100, height: 30)).pixel(x: 100, y: 30).blue == 255)
+        // Different caps: served at the size asked for.
+        let mixed = Caps(failing: true, color: .red).fallback(Swatch(color: .blue))
+        #expect(mixed.capInsets == nil)
+        let full = try rasterizer.render(mixed, size: Size(width: 100, height: 30), scale: 2)
+        #expect(full.image.pixelWidth == 200 && full.image.pixelHeight == 60)
+    }
+
     @Test func theHostShowsTheFallbackAndKeepsTheError() async throws {
         let rasterizer = Rasterizer()
         let host = RasterHost(component: Flaky(name: "p", failing: Flag(true), attempts: Counter()).fallback(Swatch(color: .blue)),

@@ -42,6 +42,23 @@ import Testing
         #expect(described.contains("rasterkit.roundedCorners.v1"))
     }
 
+    /// A class base is read on every key: its changes give new keys, as for a class component.
+    @Test func aClassBaseIsKeyedLive() throws {
+        final class Model: Rasterizable, @unchecked Sendable {
+            var color: Color = .red
+            static let stateKeyPaths: [PartialKeyPath<Model> & Sendable] = [\.color]
+            func draw(in canvas: Canvas, size: Size) throws { canvas.fillAll(with: .color(color)) }
+        }
+        let model = Model()
+        let processed = model.processed(RasterProcessors.Opacity(0.5))
+        let rasterizer = Rasterizer()
+        let before = rasterizer.cacheKey(for: processed, size: size, scale: 1)
+        #expect(try rasterizer.image(for: processed, size: size, scale: 1).pixel(x: 0, y: 0).red == 255)
+        model.color = .blue
+        #expect(rasterizer.cacheKey(for: processed, size: size, scale: 1) != before)
+        #expect(try rasterizer.image(for: processed, size: size, scale: 1).pixel(x: 0, y: 0).blue == 255)
+    }
+
     @Test func keysAreTheSameInSeparateProcesses() throws {
         let first = try Self.probe()
         let second = try Self.probe(environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LANG": "C"])

@@ -11,6 +11,10 @@
 /// (``RasterProcessors/Resize``, ``RasterProcessors/Crop``, ``RasterProcessors/Padding``), and the
 /// render has the size the last stage gives it.
 ///
+/// `Processed` is a value: the state of a value-type base is keyed as it was when the
+/// `Processed` was made (the copy it holds cannot change; make a new one for a new state). A
+/// class base is read on every key, so its changes are seen, as for any class component.
+///
 /// For a nine-slice base, stages that keep a render stretchable
 /// (``RasterProcessor/keepsNineSliceStretchable``: ``RasterProcessors/Tint`` and
 /// ``RasterProcessors/Opacity``) run on the minimum-frame render, which stays stretchable and
@@ -24,12 +28,14 @@ public struct Processed<Base: Rasterizable>: Rasterizable, StateHashable, Custom
     /// The digest of the chain's identifiers and parameters: processors are immutable values,
     /// so it is computed once rather than on every key.
     private let chainDigest: StableDigest
+    private let baseDigest: StateDigest
     private let keepsStretchable: Bool
 
     /// `base` processed by `processors`, in order.
     public init(_ base: Base, processors: [any RasterProcessor]) {
         self.base = base
         self.processors = processors
+        baseDigest = StateDigest(of: base)
         var hasher = StateHasher()
         hasher.write(processors.count)
         for processor in processors {
@@ -51,17 +57,14 @@ public struct Processed<Base: Rasterizable>: Rasterizable, StateHashable, Custom
     public var diskCacheLifetime: Double? { base.diskCacheLifetime }
 
     /// Writes the base's key (type, render version, state and caps) and the chain's digest.
+    /// A value-type base is digested when the `Processed` is made (see ``Processed`` above).
     public func hashState(into hasher: inout StateHasher) {
-        // The processed key adds its own size and scale; the base's are written as constants so
-        // that only its state counts here.
-        let baseDigest = ComponentKeyPlan.digest(of: base, size: Self.neutralSize, scale: 1)
-        hasher.write(baseDigest.high)
-        hasher.write(baseDigest.low)
+        let base = baseDigest.value(for: base)
+        hasher.write(base.high)
+        hasher.write(base.low)
         hasher.write(chainDigest.high)
         hasher.write(chainDigest.low)
     }
-
-    private static var neutralSize: Size { Size(width: 1, height: 1) }
 
     /// Draws the processed render into `canvas`, scaled to `size` when a stage changed its size.
     public func draw(in canvas: Canvas, size: Size) throws {

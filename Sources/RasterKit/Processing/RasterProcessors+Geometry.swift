@@ -92,18 +92,26 @@ extension RasterProcessors {
 enum PixelCopy {
     /// A `width` × `height` image at the source's scale with the source's pixel (0, 0) at `origin`.
     static func place(_ image: RasterImage, at origin: (x: Int, y: Int), inPixelWidth width: Int, height: Int) throws -> RasterImage {
-        let storage = try ProcessorImages.storage(pixelWidth: width, pixelHeight: height, zeroed: true)
+        // Every pixel is written once: cleared around the copied span, never cleared and then overwritten.
+        let storage = try ProcessorImages.storage(pixelWidth: width, pixelHeight: height)
         let target = storage.bytes.assumingMemoryBound(to: UInt32.self)
         // The source columns and rows that land inside the target.
         let firstColumn = max(0, -origin.x), lastColumn = min(image.pixelWidth, width - origin.x)
         let firstRow = max(0, -origin.y), lastRow = min(image.pixelHeight, height - origin.y)
-        if firstColumn < lastColumn, firstRow < lastRow {
-            image.withUnsafePremultipliedPixels { source in
-                let base = source.baseAddress!
-                for row in firstRow..<lastRow {
-                    (target + (row + origin.y) * width + firstColumn + origin.x)
-                        .update(from: base + row * image.pixelWidth + firstColumn, count: lastColumn - firstColumn)
+        let copiesColumns = firstColumn < lastColumn
+        image.withUnsafePremultipliedPixels { source in
+            let base = source.baseAddress!
+            for y in 0..<height {
+                let row = target + y * width
+                let sourceRow = y - origin.y
+                guard copiesColumns, sourceRow >= firstRow, sourceRow < lastRow else {
+                    row.initialize(repeating: 0, count: width)
+                    continue
                 }
+                let start = firstColumn + origin.x, count = lastColumn - firstColumn
+                row.initialize(repeating: 0, count: start)
+                (row + start).initialize(from: base + sourceRow * image.pixelWidth + firstColumn, count: count)
+                (row + start + count).initialize(repeating: 0, count: width - start - count)
             }
         }
         return RasterImage(storage: storage, pixelWidth: width, pixelHeight: height, scale: image.scale, capInsets: nil)

@@ -22,6 +22,8 @@ public struct Fallback<Primary: Rasterizable, Secondary: Rasterizable>: Rasteriz
     public let secondary: Secondary
     /// Seconds a failed primary is not retried; its requests are served `secondary` meanwhile.
     public let retryInterval: Double
+    private let primaryDigest: StateDigest
+    private let secondaryDigest: StateDigest
 
     /// `primary`, or `secondary` when `primary` fails; a failed primary is retried after
     /// `retryInterval` seconds (not negative; a NaN counts as 0).
@@ -29,19 +31,32 @@ public struct Fallback<Primary: Rasterizable, Secondary: Rasterizable>: Rasteriz
         self.primary = primary
         self.secondary = secondary
         self.retryInterval = retryInterval.isNaN ? 0 : max(0, retryInterval)
+        primaryDigest = StateDigest(of: primary)
+        secondaryDigest = StateDigest(of: secondary)
     }
 
     /// Kept out of the disk store: a successful render is stored under the primary's own key.
     public var diskCacheLifetime: Double? { 0 }
 
+    /// The primary's caps when the secondary has the same (both then render at the minimum frame
+    /// and stay stretchable); otherwise none, and both are served at the requested size.
+    public var capInsets: EdgeInsets? {
+        guard let caps = primary.capInsets, caps == secondary.capInsets,
+              primary.usesMinimumFrameForCaps == secondary.usesMinimumFrameForCaps else { return nil }
+        return caps
+    }
+
+    /// As the primary.
+    public var usesMinimumFrameForCaps: Bool { primary.usesMinimumFrameForCaps }
+
     /// Writes both components' keys (type, render version and state); the retry interval does
     /// not change what is drawn.
     public func hashState(into hasher: inout StateHasher) {
-        for digest in [ComponentKeyPlan.digest(of: primary, size: Size(width: 1, height: 1), scale: 1),
-                       ComponentKeyPlan.digest(of: secondary, size: Size(width: 1, height: 1), scale: 1)] {
-            hasher.write(digest.high)
-            hasher.write(digest.low)
-        }
+        let primary = primaryDigest.value(for: primary), secondary = secondaryDigest.value(for: secondary)
+        hasher.write(primary.high)
+        hasher.write(primary.low)
+        hasher.write(secondary.high)
+        hasher.write(secondary.low)
     }
 
     /// Draws the primary's render into `canvas`, or the secondary's when the primary fails.
@@ -81,8 +96,9 @@ extension Fallback: ComposedRendering {
         }
         do {
             var image = try environment.renderComponent(primary, size: drawSize, scale: scale)
-            // A nine-slice primary comes back at its minimum frame: both outcomes have the size asked for.
-            if image.capInsets != nil,
+            // A nine-slice primary comes back at its minimum frame: unless the pair is stretchable
+            // itself, both outcomes have the size asked for.
+            if capInsets == nil, image.capInsets != nil,
                abs(image.size.width - drawSize.width) > 1e-9 || abs(image.size.height - drawSize.height) > 1e-9 {
                 image = try image.stretched(to: drawSize)
             }
@@ -99,7 +115,7 @@ extension Fallback: ComposedRendering {
     private func serveSecondary(after failure: FallbackEvent, drawSize: Size, scale: Double,
                                 environment: DrawEnvironment) throws -> RasterImage {
         var image = try environment.renderComponent(secondary, size: drawSize, scale: scale)
-        if image.capInsets != nil,
+        if capInsets == nil, image.capInsets != nil,
            abs(image.size.width - drawSize.width) > 1e-9 || abs(image.size.height - drawSize.height) > 1e-9 {
             image = try image.stretched(to: drawSize)
         }

@@ -80,36 +80,33 @@ enum PixelBlur {
     }
 
     /// `output[i]` = the mean of `input[i - left ... i + right]`; beyond the ends, zeros or the
-    /// end values.
-    @inline(__always)
+    /// end values. Two channels are summed per 64-bit word (each in its own 32-bit half).
     private static func box(_ input: UnsafeMutablePointer<UInt32>, into output: UnsafeMutablePointer<UInt32>, count: Int,
                             left: Int, right: Int, extendsEdges: Bool) {
         let first = extendsEdges ? input[0] : 0, last = extendsEdges ? input[count - 1] : 0
-        @inline(__always) func at(_ index: Int) -> UInt32 {
-            index < 0 ? first : index >= count ? last : input[index]
-        }
         let size = UInt64(left + right + 1)
         // Division by `size` as a multiply: exact to well under half a level for any sum here.
         let reciprocal = (UInt64(1) << 32) / size + 1
+        let half = size / 2
         var blueRed: UInt64 = 0, greenAlpha: UInt64 = 0
-        @inline(__always) func add(_ pixel: UInt32) {
+        for index in -left...right {
+            let pixel = index < 0 ? first : index >= count ? last : input[index]
             blueRed &+= UInt64(pixel & 0xFF) | UInt64((pixel >> 16) & 0xFF) << 32
             greenAlpha &+= UInt64((pixel >> 8) & 0xFF) | UInt64(pixel >> 24) << 32
         }
-        @inline(__always) func remove(_ pixel: UInt32) {
-            blueRed &-= UInt64(pixel & 0xFF) | UInt64((pixel >> 16) & 0xFF) << 32
-            greenAlpha &-= UInt64((pixel >> 8) & 0xFF) | UInt64(pixel >> 24) << 32
-        }
-        for index in -left...right { add(at(index)) }
-        let half = size / 2
         for index in 0..<count {
-            let blue = (((blueRed & 0xFFFF_FFFF) + half) &* reciprocal) >> 32
-            let red = (((blueRed >> 32) + half) &* reciprocal) >> 32
-            let green = (((greenAlpha & 0xFFFF_FFFF) + half) &* reciprocal) >> 32
-            let alpha = (((greenAlpha >> 32) + half) &* reciprocal) >> 32
+            let blue = (((blueRed & 0xFFFF_FFFF) &+ half) &* reciprocal) >> 32
+            let red = (((blueRed >> 32) &+ half) &* reciprocal) >> 32
+            let green = (((greenAlpha & 0xFFFF_FFFF) &+ half) &* reciprocal) >> 32
+            let alpha = (((greenAlpha >> 32) &+ half) &* reciprocal) >> 32
             output[index] = UInt32(truncatingIfNeeded: alpha << 24 | red << 16 | green << 8 | blue)
-            remove(at(index - left))
-            add(at(index + right + 1))
+            let leaving = index - left, entering = index + right + 1
+            let out = leaving < 0 ? first : input[leaving]
+            let into = entering < count ? input[entering] : last
+            blueRed = blueRed &+ (UInt64(into & 0xFF) | UInt64((into >> 16) & 0xFF) << 32)
+                &- (UInt64(out & 0xFF) | UInt64((out >> 16) & 0xFF) << 32)
+            greenAlpha = greenAlpha &+ (UInt64((into >> 8) & 0xFF) | UInt64(into >> 24) << 32)
+                &- (UInt64((out >> 8) & 0xFF) | UInt64(out >> 24) << 32)
         }
     }
 
