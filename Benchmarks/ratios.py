@@ -39,6 +39,8 @@ SCALED = {
     "cache key: nested user structs, collections, enum, class": 1000,
     "cache key: naive Mirror walk of the nested state (baseline)": 1000,
     "memory-cache hit (key + lookup + image)": 1000,
+    "cached plain render (memory hit) (baseline)": 1000,
+    "cached processed render (memory hit)": 1000,
 }
 
 
@@ -120,6 +122,34 @@ CHECKS += [
     (8, "showcase: 1 job ÷ 2 jobs", lambda r: ratio(wall_ns(r, "showcase: 1 job, no cache, in memory"), wall_ns(r, "showcase: 2 jobs, no cache, in memory")),
      "{:.2f}×", lambda v: v >= 1.7, "≥ 1.7×"),
 ]
+
+CHECKS += [
+    (17, "cached processed render ÷ cached plain render (memory hits)",
+     lambda r: ratio(wall_ns(r, "cached processed render (memory hit)"), wall_ns(r, "cached plain render (memory hit) (baseline)")),
+     "{:.2f}×", lambda v: v <= 1.2, "≤ 1.2×"),
+]
+for stage in ["roundedCorners 16", "circle", "tint", "opacity 0.5", "resize to 128² pt", "crop 128² pt", "padding 16",
+              "dropShadow blur 8"]:
+    CHECKS.append((17, f"512² px @2x {stage}: RasterKit ÷ cairo",
+                   lambda r, s=stage: ratio(wall_ns(r, f"processed: {s}"), wall_ns(r, f"cairo: {s} (baseline)")),
+                   "{:.2f}×", lambda v: v <= 1.2, "≤ 1.2×"))
+
+
+def imagemagick_blur_ns(r):
+    """ImageMagick's -blur 0x8 alone: (four blurs − none) ÷ 4, so starting convert and decoding the PNG are left out."""
+    four, none = wall_ns(r, "ImageMagick read 512² PNG, 4 × -blur 0x8 (baseline)"), wall_ns(r, "ImageMagick read 512² PNG, no blur (baseline)")
+    return None if four is None or none is None else (four - none) / 4
+
+
+for label, name in [("radius 8 @1x (σ 8 px)", "processed: gaussianBlur radius 8 @1x (σ 8 px)"),
+                    ("radius 8 @2x (σ 16 px)", "processed: gaussianBlur radius 8 @2x (σ 16 px)")]:
+    CHECKS += [
+        (17, f"GaussianBlur {label} on 512²: ImageMagick -blur 0x8 alone ÷ RasterKit",
+         lambda r, n=name: ratio(imagemagick_blur_ns(r), wall_ns(r, n)), "{:.2f}×", lambda v: v >= 1.0, "≥ 1.00×"),
+        (17, f"GaussianBlur {label} on 512²: whole convert command ÷ RasterKit",
+         lambda r, n=name: ratio(wall_ns(r, "ImageMagick -blur 0x8 512² (baseline)"), wall_ns(r, n)), "{:.2f}×",
+         lambda v: v >= 1.0, "≥ 1.00×"),
+    ]
 
 
 def svg_checks(results):

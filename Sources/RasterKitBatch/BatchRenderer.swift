@@ -198,13 +198,17 @@ public final class BatchRenderer: Sendable {
             }
             let rendered = try output.render(rasterizer)
             let data = try output.encode(rendered.image)
-            if let encoder = output.encoder, let store {
+            // A fallback's bytes are never kept: the store holds nothing under its key.
+            if let encoder = output.encoder, let store, rendered.origin != .fallback {
                 store.keepEncodedOutput(data, encoding: encoder.identifier, isRenderPNG: encoder.writesRenderPNG,
                                         for: rendered.key)
             }
             let written = try files.write(data, to: output.path, keepingIdenticalFile: true)
-            index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
-            return rendered.origin == .drawn ? .drawn : .cached
+            // A fallback's file is not up to date: the next run tries the primary again.
+            let fellBack = rendered.origin == .fallback
+            index?.record(output.path, fingerprint: fellBack ? nil : fingerprint, sourceStamp: fellBack ? nil : stamp,
+                          written: written)
+            return rendered.origin == .drawn || fellBack ? .drawn : .cached
         } catch {
             index?.record(output.path, fingerprint: nil)
             let reason = BatchRenderer.reason(for: error)

@@ -19,6 +19,13 @@ public struct Manifest: Sendable {
         public var name: String
         /// The resolved layers, bottom first.
         public var layers: [Layer]
+        /// The `post:` steps run on every render of the state, in order.
+        public var post: [PostStep] = []
+        /// The component state drawn instead when this one's render fails (`fallback:`).
+        var fallback: ManifestFallback?
+
+        /// The name of the component `fallback:` names, if any.
+        public var fallbackComponent: String? { fallback?.component }
     }
 
     /// A size a component is exported at; with caps it is resizable, drawn at its minimum frame.
@@ -65,6 +72,12 @@ public struct Manifest: Sendable {
             DeclarativeComponent(layers: state.layers, capInsets: size.capInsets, name: "\(name)/\(state.name)")
         }
 
+        /// What a batch renders for `state` at `size`: the state's layers, falling back on the
+        /// component `fallback:` names when their render fails, then run through `post:`.
+        public func renderable(_ state: State, at size: ComponentSize) -> any Rasterizable {
+            ManifestFallback.renderable(name: name, state: state, capInsets: size.capInsets)
+        }
+
         /// One batch item per state, at every size and scale.
         public var items: [BatchItem] {
             guard !sizes.isEmpty else { return [] }
@@ -73,7 +86,7 @@ public struct Manifest: Sendable {
                 BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
                           source: "\(name)/\(state.name)") { size in
                     let spec = bySize[size] ?? sizes[0]
-                    return BatchItem.Variant(component: component(state, at: spec), contentInsets: spec.contentInsets)
+                    return BatchItem.Variant(component: renderable(state, at: spec), contentInsets: spec.contentInsets)
                 }
             }
         }

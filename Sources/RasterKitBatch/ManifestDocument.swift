@@ -27,6 +27,16 @@ struct ComponentSpec {
     var outputs: [ExportFormat] = [.png]
     /// The caps a `use` of this component draws with: its own `caps`, else its first size's.
     var capsForUse: EdgeInsets?
+    /// `post:` as written: read for each state, with its variables.
+    var post: Node?
+    /// `fallback:`: the component drawn when this one's render fails.
+    var fallback: FallbackReference?
+
+    /// A component named by `fallback:`, and where.
+    struct FallbackReference {
+        var name: String
+        var node: Node
+    }
 }
 
 /// One named state: the variables it sets.

@@ -111,7 +111,7 @@ extension ManifestParser {
 
     // MARK: SVG entries
 
-    static let svgKeys = ["input", "sizes", "scales", "tint", "mode", "out"]
+    static let svgKeys = ["input", "sizes", "scales", "tint", "mode", "out", "post"]
 
     func svgEntries(_ node: Node, defaultScales: [Double]?) -> [Manifest.SVGEntry] {
         guard reader.usable(node, "svgs") else { return [] }
@@ -144,9 +144,10 @@ extension ManifestParser {
         let entryScales = fields.read("scales") { scales($0, $1) } ?? defaultScales ?? [1]
         let folder = fields.read("out") { outFolder($0, $1) } ?? ""
         guard let sizes, !inputs.isEmpty else { return nil }
-        let batch = SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes, scales: entryScales,
+        var batch = SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes, scales: entryScales,
                              contentMode: fields.read("mode") { reader.choice($0, $1, ContentMode.self) } ?? .stretch,
                              tint: fields.read("tint") { reader.color($0, $1) })
+        batch.post = fields.read("post") { reader.postSteps($0, $1) } ?? []
         return Manifest.SVGEntry(batch: batch, folder: folder, location: node.location)
     }
 

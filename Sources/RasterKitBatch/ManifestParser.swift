@@ -8,7 +8,8 @@ struct ManifestParser {
     let reader: ManifestReader
 
     static let topKeys = ["version", "name", "variables", "defaults", "limits", "components", "svgs"]
-    static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content"]
+    static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content", "post",
+                                "fallback"]
 
     /// The document, or nil when the text is not a usable YAML mapping at all.
     func parse(_ text: String) -> ManifestDocument? {
@@ -164,6 +165,11 @@ struct ManifestParser {
             spec.sizes = sizes(sizesNode, fields.what("sizes"), caps: caps, content: content, scales: spec.scales)
         }
         spec.capsForUse = caps ?? spec.sizes.first?.caps
+        // Read per state, once its variables are known.
+        spec.post = fields["post"]
+        if let fallbackNode = fields["fallback"], let target = reader.string(fallbackNode, fields.what("fallback")) {
+            spec.fallback = ComponentSpec.FallbackReference(name: target, node: fallbackNode)
+        }
         return spec
     }
 

@@ -18,6 +18,8 @@ final class ManifestResolver {
     private var resolved: [Key: [Layer]] = [:]
     /// The components being resolved, outermost first.
     private var stack: [String] = []
+    /// The components whose fallbacks are being resolved, outermost first.
+    private var fallbackStack: [String] = []
 
     init(document: ManifestDocument, reader: ManifestReader) {
         self.document = document
@@ -30,14 +32,50 @@ final class ManifestResolver {
     /// Every component with all its states resolved.
     func components() -> [Manifest.Component] {
         document.components.map { spec in
-            let states = spec.states.map { state in
-                Manifest.State(name: state.name, layers: layers(of: spec, state: state, passed: [:]))
-            }
+            let states = spec.states.map { state in resolvedState(spec, state) }
             return Manifest.Component(name: spec.name, states: states,
                                       sizes: spec.sizes.map { Manifest.ComponentSize($0) },
                                       scales: spec.scales, outputs: spec.outputs, location: spec.location,
                                       scalesLocation: spec.scalesLocation)
         }
+    }
+
+    /// A state's layers, its `post:` steps read with its variables, and its fallback.
+    private func resolvedState(_ spec: ComponentSpec, _ state: StateSpec) -> Manifest.State {
+        var resolved = Manifest.State(name: state.name, layers: layers(of: spec, state: state, passed: [:]))
+        if let postNode = spec.post {
+            let scope = VariableScope(levels: [state.variables, spec.variables, document.variables],
+                                      owner: "state \"\(state.name)\" of component \"\(spec.name)\"", reader: reader)
+            resolved.post = reader.postSteps(scope.substitute(postNode), "post of component \"\(spec.name)\"") ?? []
+        }
+        if let reference = spec.fallback { resolved.fallback = fallback(reference, of: spec, state: state) }
+        return resolved
+    }
+
+    /// The component `fallback:` names, in the state of the same name (its first when it has
+    /// none), with its own steps and fallback.
+    private func fallback(_ reference: ComponentSpec.FallbackReference, of spec: ComponentSpec,
+                          state: StateSpec) -> ManifestFallback? {
+        guard let target = specs[reference.name] else {
+            reader.problem("unknown component \"\(reference.name)\" in fallback of component \"\(spec.name)\""
+                           + Suggestion.hint(for: reference.name, in: specs.keys)
+                           + "; expected one of \(Fields.list(document.components.map(\.name)))", at: reference.node)
+            return nil
+        }
+        let chain = fallbackStack + [spec.name]
+        if let start = chain.firstIndex(of: target.name) {
+            let cycle = (chain[start...] + [target.name]).joined(separator: " → ")
+            reader.problem("cyclic fallback: \(cycle); a component cannot fall back on itself", at: reference.node)
+            return nil
+        }
+        guard chain.count < Rasterizer.nestingLimit else {
+            reader.problem("fallbacks chain more than \(Rasterizer.nestingLimit) components", at: reference.node)
+            return nil
+        }
+        fallbackStack.append(spec.name)
+        defer { fallbackStack.removeLast() }
+        let targetState = target.states.first { $0.name == state.name } ?? target.states[0]
+        return ManifestFallback(component: target.name, state: resolvedState(target, targetState))
     }
 
     private func layers(of spec: ComponentSpec, state: StateSpec, passed: [String: Node]) -> [Layer] {

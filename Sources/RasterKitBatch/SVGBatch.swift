@@ -23,6 +23,8 @@ public struct SVGBatch: Sendable {
     public var tint: Color?
     /// Lets each document load files from its own folder (off: nothing outside the document loads).
     public var allowsExternalReferences: Bool
+    /// Post-processing run on every render, in order (`--post`, a manifest's `post:`).
+    public var post: [PostStep] = []
 
     /// Every SVG in `inputs` at every size × scale; by default stretched like `rsvg-convert -w N -h N`.
     public init(inputs: [URL], sizes: [Double], scales: [Double] = [1], contentMode: ContentMode = .stretch,
@@ -98,7 +100,7 @@ public struct SVGBatch: Sendable {
         var outputs: [BatchOutput] = []
         // One per size and scale rather than per file: a key is made for each.
         let parameterStamps = allowsExternalReferences ? [] : sizes.map { size in
-            scales.map { SVGBatch.parameterStamp(size: size, scale: $0, contentMode: contentMode, tint: tint) }
+            scales.map { SVGBatch.parameterStamp(size: size, scale: $0, contentMode: contentMode, tint: tint, post: post) }
         }
         for source in sources {
             let loader = SVGSourceLoader(path: source.path, displayPath: source.displayPath,
@@ -120,9 +122,9 @@ public struct SVGBatch: Sendable {
                     } catch {
                         throw .invalidOutputPath(reason: "\(error)")
                     }
-                    let contentMode = contentMode, tint = tint
-                    let image: @Sendable () throws -> SVGImage = {
-                        SVGImage(try loader.document(), contentMode: contentMode, tint: tint)
+                    let contentMode = contentMode, tint = tint, post = post
+                    let image: @Sendable () throws -> any Rasterizable = {
+                        SVGBatch.withPost(SVGImage(try loader.document(), contentMode: contentMode, tint: tint), post)
                     }
                     var output = BatchOutput(path: path, source: source.displayPath, group: source.path,
                                              size: Size(size), scale: scale, component: image)
@@ -155,10 +157,16 @@ public struct SVGBatch: Sendable {
     /// Everything but the document that an output's fingerprint depends on: the key of an empty
     /// document rendered the same way (size, scale, mode, tint, librsvg and key versions — the
     /// key decides, so nothing it holds can be forgotten here) and the encoder's version.
-    static func parameterStamp(size: Double, scale: Double, contentMode: ContentMode, tint: Color?) -> String {
+    static func parameterStamp(size: Double, scale: Double, contentMode: ContentMode, tint: Color?,
+                               post: [PostStep] = []) -> String {
         let empty = SVGImage(SVGDocument(unvalidatedData: Data(), externalReferences: .blocked, source: nil),
                              contentMode: contentMode, tint: tint)
-        return BatchOutput.pngFingerprint(CacheKey.make(for: empty, size: Size(size), scale: scale))
+        return BatchOutput.pngFingerprint(CacheKey.make(for: withPost(empty, post), size: Size(size), scale: scale))
+    }
+
+    /// `image`, run through `post` when there are steps.
+    static func withPost(_ image: SVGImage, _ post: [PostStep]) -> any Rasterizable {
+        post.isEmpty ? image : Processed(image, processors: post.map(\.processor))
     }
 
     private static func file(_ url: URL, noting inputs: InputStamps?) -> Source {

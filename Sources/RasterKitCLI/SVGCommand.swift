@@ -14,7 +14,8 @@ struct SVGCommand: ParsableCommand {
         abstract: "Render SVG files to PNG at several sizes and scales.",
         discussion: """
             Writes <name>-<size>.png at scale 1 and <name>-<size>@<S>x.png otherwise, mirroring the \
-            subfolders of folder inputs under --out. Outputs whose SVG, size, scale, mode and tint are \
+            subfolders of folder inputs under --out. Each --post step runs on every render, in order \
+            (the names and values of a manifest's post:). Outputs whose SVG, size, scale, mode, tint and steps are \
             unchanged since the last run into the same folder are left as they are. Each file is written \
             under a temporary name and renamed, so an interrupted run never leaves a half-written PNG. \
             An output over a limit (see Limits) fails alone. Exits 0 when everything was written, 1 \
@@ -44,6 +45,11 @@ struct SVGCommand: ParsableCommand {
     @Option(help: "How each SVG is placed in the square; stretch matches rsvg-convert -w N -h N.")
     var mode: ContentModeArgument = .stretch
 
+    @Option(name: .customLong("post"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A post-processing step: circle, 'roundedCorners: 4', 'tint: #2F6FEB', 'padding: [2, 4]', ...; "
+                               + "repeat for several, applied in order.", valueName: "step"))
+    var post: [String] = []
+
     @OptionGroup var caching: CacheOptions
 
     @OptionGroup(title: "Limits") var limits: LimitOptions
@@ -68,12 +74,27 @@ struct SVGCommand: ParsableCommand {
         }
         try DefaultJobs.validate(jobs)
         if let tint { _ = try Self.parseTint(tint) }
+        _ = try postSteps()
+    }
+
+    /// The `--post` steps, checked against the limits in effect.
+    func postSteps() throws -> [PostStep] {
+        var steps: [PostStep] = []
+        for text in post {
+            do {
+                steps.append(try PostStep.parse(text, limits: limits.applied(to: .default)))
+            } catch {
+                throw ValidationError(error.problems.map { "--post '\(text)': \($0.message)" }.joined(separator: "\n"))
+            }
+        }
+        return steps
     }
 
     func run() throws {
-        let batch = SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes,
+        var batch = SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes,
                              scales: scales.isEmpty ? [1] : scales, contentMode: mode.contentMode,
                              tint: try tint.map(Self.parseTint), allowsExternalReferences: allowExternalReferences)
+        batch.post = try postSteps()
         let outputs: [BatchOutput]
         do { outputs = try batch.outputs() } catch { fail(error.description) }
         let directory = URL(fileURLWithPath: out)

@@ -8,9 +8,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digests":
     for (name, key) in ProbeSamples.keys() { print(name, key.digest) }
+case "processed-digests":
+    for (name, key) in ProcessedSamples.keys() { print(name, key.digest) }
 case "store-write", "store-render", "store-verify", "store-flood", "store-default":
     exit(StoreCommands.run(arguments))
 default:
-    FileHandle.standardError.write(Data("usage: RasterKitProbe digests | store-write | store-render | store-verify | store-flood | store-default\n".utf8))
+    FileHandle.standardError.write(Data("usage: RasterKitProbe digests | processed-digests | store-write | store-render | store-verify | store-flood | store-default\n".utf8))
     exit(2)
 }

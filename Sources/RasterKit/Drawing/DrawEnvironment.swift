@@ -46,6 +46,23 @@ final class DrawEnvironment {
 /// The types and render versions of the components nested inside one render.
 final class ChildRecorder {
     private(set) var versions: [ComponentVersion] = []
+    /// The first fallback served inside the render being made: such a render is not cached,
+    /// so that its primary is retried (see ``Fallback``).
+    private(set) var fallback: FallbackEvent?
+
+    func noteFallback(_ event: FallbackEvent) {
+        if fallback == nil { fallback = event }
+    }
+
+    /// Runs `body` with the fallbacks served inside it kept apart from the enclosing render's
+    /// (which still learns of them), and returns the first of them.
+    func trackingFallbacks<Result>(_ body: () throws -> Result) rethrows -> (Result, FallbackEvent?) {
+        let enclosing = fallback
+        fallback = nil
+        defer { fallback = enclosing ?? fallback }
+        let result = try body()
+        return (result, fallback)
+    }
 
     func record(_ version: ComponentVersion) {
         if !versions.contains(version) { versions.append(version) }

@@ -96,7 +96,8 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
     /// The latest image, or the placeholder before there is one.
     public var image: RasterImage? { state.withLock { $0.image ?? $0.placeholder } }
 
-    /// The error of the latest regeneration, if it failed.
+    /// The error of the latest regeneration, if it failed, or the error a ``Fallback``'s primary
+    /// threw when the image shown was made with its secondary.
     public var lastError: (any Error)? { state.withLock { $0.lastError } }
 
     /// Called before a regeneration that has to draw (not for one served from the cache).
@@ -165,14 +166,16 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
         let drawsFresh = !rasterized || !rasterizer.cache.memory.contains(key)
         if drawsFresh { state.withLock { $0.onWillRegenerate }?(key) }
         if synchronous {
-            publish(Result { try render(component, size: size, scale: scale, rasterized: rasterized) }, generation: generation)
+            publish(Result { try render(component, size: size, scale: scale, key: key, rasterized: rasterized) }, generation: generation)
             return
         }
         let task = Task { [weak self, rasterizer] in
-            let result: Result<RasterImage, any Error>
+            let result: Result<Rendered, any Error>
             if rasterized {
-                do { result = .success(try await rasterizer.image(for: component, size: size, scale: scale, priority: .urgent)) }
-                catch { result = .failure(error) }
+                do {
+                    let image = try await rasterizer.image(for: component, size: size, scale: scale, priority: .urgent)
+                    result = .success(Rendered(image: image, fallbackError: rasterizer.fallbackRecords.fallback(servedFor: key.value)?.error))
+                } catch { result = .failure(error) }
             } else {
                 result = Result { try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer) }
             }
@@ -183,27 +186,38 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
         }
     }
 
-    private func render(_ component: Component, size: Size, scale: Double, rasterized: Bool) throws -> RasterImage {
-        rasterized ? try rasterizer.image(for: component, size: size, scale: scale)
-            : try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer)
+    /// An image and, when a ``Fallback`` inside it served its secondary, what the primary threw.
+    private struct Rendered {
+        var image: RasterImage
+        var fallbackError: (any Error)?
     }
 
-    private static func drawLive(_ component: Component, size: Size, scale: Double, rasterizer: Rasterizer) throws -> RasterImage {
-        try RenderGeometry(for: component, size: size, scale: scale)
-            .draw(component, scale: scale, environment: DrawEnvironment(limits: rasterizer.limits, memory: rasterizer.memory))
+    private func render(_ component: Component, size: Size, scale: Double, key: CacheKey, rasterized: Bool) throws -> Rendered {
+        guard rasterized else { return try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer) }
+        let image = try rasterizer.image(for: component, size: size, scale: scale)
+        return Rendered(image: image, fallbackError: rasterizer.fallbackRecords.fallback(servedFor: key.value)?.error)
+    }
+
+    private static func drawLive(_ component: Component, size: Size, scale: Double, rasterizer: Rasterizer) throws -> Rendered {
+        let environment = DrawEnvironment(limits: rasterizer.limits, memory: rasterizer.memory)
+        let (image, fallback) = try environment.children.trackingFallbacks {
+            try RenderGeometry(for: component, size: size, scale: scale).draw(component, scale: scale, environment: environment)
+        }
+        return Rendered(image: image, fallbackError: fallback?.error)
     }
 
     /// Shows a result unless a newer regeneration has started since; cancellations of an
-    /// outdated regeneration are not errors.
-    private func publish(_ result: Result<RasterImage, any Error>, generation: Int) {
+    /// outdated regeneration are not errors. An image made with a fallback is shown, and the
+    /// primary's error kept as `lastError`.
+    private func publish(_ result: Result<Rendered, any Error>, generation: Int) {
         let delivery = state.withLock { state -> (RasterImage, (@Sendable (RasterImage) -> Void)?, [AsyncStream<RasterImage>.Continuation])? in
             guard state.generation == generation else { return nil }
             state.pending = nil
             switch result {
-            case .success(let image):
-                state.image = image
-                state.lastError = nil
-                return (image, state.onImageUpdated, Array(state.streams.values))
+            case .success(let rendered):
+                state.image = rendered.image
+                state.lastError = rendered.fallbackError
+                return (rendered.image, state.onImageUpdated, Array(state.streams.values))
             case .failure(let error):
                 if !(error is CancellationError) {
                     state.lastError = error

@@ -35,8 +35,8 @@ extension Rasterizer {
                                                scale: Double) -> @Sendable (RenderJob) throws -> RenderJob.Drawn {
         { [self] job in
             let environment = DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory, isCancelled: { job.isCancelled })
-            let image = try produce(component, key: key, geometry: geometry, scale: scale, environment: environment).image
-            return RenderJob.Drawn(image: image, children: environment.children.versions)
+            let rendered = try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
+            return RenderJob.Drawn(image: rendered.image, children: environment.children.versions, fallback: rendered.fallback)
         }
     }
 }

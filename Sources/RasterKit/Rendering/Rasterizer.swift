@@ -22,6 +22,8 @@ public final class Rasterizer: Sendable {
     let memory: MemoryBudget
     let scheduler: RenderScheduler
     let counters: RenderCounters
+    /// Failed primaries not to retry yet, and renders made with a fallback (see ``Fallback``).
+    let fallbackRecords = FallbackRecords()
     // The memory-hit path's view of the memory cache and the counters (see ``Borrowed``).
     private let borrowedMemory: Borrowed<MemoryCache>
     private let borrowedCounters: Borrowed<RenderCounters>
@@ -109,13 +111,16 @@ public final class Rasterizer: Sendable {
             let result = Result {
                 try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
             }
-            scheduler.finish(job, with: result.map { RenderJob.Drawn(image: $0.image, children: environment.children.versions) })
+            scheduler.finish(job, with: result.map {
+                RenderJob.Drawn(image: $0.image, children: environment.children.versions, fallback: $0.fallback)
+            })
             return try result.get()
         case .wait(let job):
             counters.count(.coalesced)
             let drawn = try scheduler.waitSynchronously(for: job)
             environment.children.record(contentsOf: drawn.children)
-            return RenderedImage(image: drawn.image, key: key, origin: .joined)
+            if let fallback = drawn.fallback { environment.children.noteFallback(fallback) }
+            return RenderedImage(image: drawn.image, key: key, origin: .joined, fallback: drawn.fallback)
         }
     }
 
@@ -136,9 +141,11 @@ public final class Rasterizer: Sendable {
             return RenderedImage(image: stored.image, key: key, origin: .disk)
         }
         counters.count(.draws)
-        let image: RasterImage
+        let image: RasterImage, fallback: FallbackEvent?
         do {
-            image = try geometry.draw(component, scale: scale, environment: environment)
+            (image, fallback) = try environment.children.trackingFallbacks {
+                try geometry.draw(component, scale: scale, environment: environment)
+            }
         } catch let error as CancellationError {
             throw error
         } catch let error as RenderError {
@@ -152,6 +159,11 @@ public final class Rasterizer: Sendable {
         // A render every requester gave up on, or one past its time limit (whose draw may have
         // returned early), is not stored.
         try environment.checkContinuing()
+        fallbackRecords.noteRender(of: key.value, fallback: fallback)
+        // Made with a fallback: not stored, so the primary is retried once its interval is over.
+        if let fallback {
+            return RenderedImage(image: image, key: key, origin: .fallback, fallback: fallback)
+        }
         // The recorder is shared with the enclosing render, so a nested render's list may also
         // name siblings drawn before it: that can only cause an extra redraw, never a stale hit.
         cache.storeDrawn(image, for: key, children: environment.children.versions,
@@ -172,6 +184,9 @@ public struct RenderedImage: Sendable {
         case disk
         /// Drawn for another request that was already under way.
         case joined
+        /// Made with a ``Fallback``'s secondary component, because its primary failed (now or
+        /// within its retry interval); not cached under the render's key.
+        case fallback
 
         /// Whether no draw was needed for this request.
         public var wasCached: Bool { self == .memory || self == .disk }
@@ -183,6 +198,18 @@ public struct RenderedImage: Sendable {
     public let key: CacheKey
     /// Whether the image was drawn, served from memory or disk, or shared with another request.
     public let origin: Origin
+    let fallback: FallbackEvent?
+
+    init(image: RasterImage, key: CacheKey, origin: Origin, fallback: FallbackEvent? = nil) {
+        self.image = image
+        self.key = key
+        self.origin = origin
+        self.fallback = fallback
+    }
+
+    /// What the primary component of a ``Fallback`` threw when this image was made with its
+    /// secondary (directly or in a nested component); nil otherwise.
+    public var fallbackError: (any Error)? { fallback?.error }
 }
 
 extension Rasterizer: NestedRendering {

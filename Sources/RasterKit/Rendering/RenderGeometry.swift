@@ -21,6 +21,10 @@ package struct RenderGeometry {
     /// Draws `component` into a new image, outside any cache.
     func draw<Component: Rasterizable>(_ component: Component, scale: Double,
                                        environment: DrawEnvironment) throws -> RasterImage {
+        if let composed = component as? any ComposedRendering {
+            let image = try composed.composeImage(drawSize: drawSize, scale: scale, environment: environment)
+            return capInsets == nil ? image : try image.withCapInsets(capInsets)
+        }
         let pixels = try PixelGeometry.pixelSize(for: drawSize, scale: scale, limits: environment.limits.pixels)
         let image = try CairoImageSurface.render(pixelWidth: pixels.width, pixelHeight: pixels.height, size: drawSize,
                                                  scale: scale, environment: environment) { canvas in

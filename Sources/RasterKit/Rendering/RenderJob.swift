@@ -32,6 +32,9 @@ final class RenderJob: @unchecked Sendable {
     struct Drawn {
         var image: RasterImage
         var children: [ComponentVersion]
+        /// The fallback the render was made with, if any: a nested request that joins it does
+        /// not cache its parent either.
+        var fallback: FallbackEvent? = nil
     }
 
     init(key: CacheKey, priority: RenderPriority, work: (@Sendable (RenderJob) throws -> Drawn)?) {

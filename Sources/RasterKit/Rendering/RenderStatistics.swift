@@ -16,6 +16,9 @@ public struct RenderStatistics: Hashable, Sendable {
     public var failures = 0
     /// Renders abandoned because every request for them was cancelled.
     public var cancellations = 0
+    /// Times a ``Fallback`` served its secondary component because its primary failed (now or
+    /// within its retry interval).
+    public var fallbacks = 0
 
     /// Statistics with every count at zero.
     public init() {}
@@ -26,7 +29,7 @@ public struct RenderStatistics: Hashable, Sendable {
 /// ``snapshot(evictions:)`` adds the stripes up.
 final class RenderCounters: Sendable {
     enum Counter: Int, CaseIterable {
-        case draws, memoryHits, diskHits, misses, coalesced, failures, cancellations
+        case draws, memoryHits, diskHits, misses, coalesced, failures, cancellations, fallbacks
     }
 
     private let counters = StripedCounters(width: Counter.allCases.count)
@@ -44,6 +47,7 @@ final class RenderCounters: Sendable {
         statistics.coalesced = counters.value(of: Counter.coalesced.rawValue)
         statistics.failures = counters.value(of: Counter.failures.rawValue)
         statistics.cancellations = counters.value(of: Counter.cancellations.rawValue)
+        statistics.fallbacks = counters.value(of: Counter.fallbacks.rawValue)
         statistics.evictions = evictions
         return statistics
     }
