@@ -3,7 +3,7 @@ import Foundation
 import RasterKit
 import RasterKitBatch
 
-/// `rasterkit cache stats|prune|clear`: look into and trim the persistent render store.
+/// `rasterkit cache stats|prune|clear|remove`: look into and trim the persistent render store.
 ///
 /// Exits 0 on success and 2 for usage mistakes and stores that cannot be used (a missing
 /// directory, a path that is a directory, no permission, a damaged store for `stats`). A file
@@ -14,7 +14,7 @@ struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect, prune or clear RasterKit's persistent render store.",
-        subcommands: [Stats.self, Prune.self, Clear.self],
+        subcommands: [Stats.self, Prune.self, Clear.self, Remove.self],
         defaultSubcommand: Stats.self)
 
     /// `rasterkit cache stats`: entries, bytes and expired entries, per component type.

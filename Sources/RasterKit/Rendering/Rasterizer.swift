@@ -90,31 +90,37 @@ public final class Rasterizer: Sendable {
     }
 
     /// Memory, then a claim on the key: draw it here, or wait for the thread drawing it.
+    /// `options` steer this request only, not the components nested in it.
     func resolveSynchronously<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                                       scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
-        if let entry = cache.memory.entry(for: key.value) {
+                                                       scale: Double, environment: DrawEnvironment,
+                                                       options: RenderOptions = []) throws -> RenderedImage {
+        if options.readTiers.contains(.memory), let entry = cache.memory.entry(for: key.value) {
             counters.count(.memoryHits)
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
-        return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment)
+        if options.contains(.returnCachedDataDontDraw) { return try diskOnlyLookup(key, options: options, environment: environment) }
+        return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment, options: options)
     }
 
     /// A claim on a key memory did not have: draw it here, or wait for the thread drawing it.
     private func resolveMiss<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                                      scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
+                                                      scale: Double, environment: DrawEnvironment,
+                                                      options: RenderOptions = []) throws -> RenderedImage {
         counters.count(.misses)
-        switch scheduler.claim(key: key) {
+        switch scheduler.claim(key: key, options: options) {
         case .run(let job):
+            let plan = scheduler.plan(of: job)
             let result = Result {
-                try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
+                try produce(component, key: key, geometry: geometry, scale: scale, environment: environment, job: job, plan: plan)
             }
-            scheduler.finish(job, with: result.map { RenderJob.Drawn(image: $0.image, children: environment.children.versions) })
+            scheduler.finish(job, with: result.map { drawn($0, job: job, plan: plan, children: environment.children.versions) })
             return try result.get()
         case .wait(let job):
             counters.count(.coalesced)
             let drawn = try scheduler.waitSynchronously(for: job)
             environment.children.record(contentsOf: drawn.children)
+            storeJoined(drawn, key: key, options: options)
             return RenderedImage(image: drawn.image, key: key, origin: .joined)
         }
     }
@@ -122,15 +128,16 @@ public final class Rasterizer: Sendable {
     /// Draws a render this request has claimed, stores it, and returns it. Run by exactly one
     /// thread per key at a time.
     func produce<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                          scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
+                                          scale: Double, environment: DrawEnvironment,
+                                          job: RenderJob, plan: RenderPlan) throws -> RenderedImage {
         // Another request may have stored it between our cache miss and our claim.
-        if let entry = cache.memory.peek(key.value) {
+        if plan.reads.contains(.memory), let entry = cache.memory.peek(key.value) {
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
         try environment.checkContinuing()
         // Stored by an earlier run or another process: decoded instead of drawn.
-        if let stored = cache.diskHit(for: key) {
+        if plan.reads.contains(.disk), let stored = cache.diskHit(for: key, promoting: plan.writes.contains(.memory)) {
             environment.children.record(contentsOf: stored.children)
             counters.count(.diskHits)
             return RenderedImage(image: stored.image, key: key, origin: .disk)
@@ -154,8 +161,11 @@ public final class Rasterizer: Sendable {
         try environment.checkContinuing()
         // The recorder is shared with the enclosing render, so a nested render's list may also
         // name siblings drawn before it: that can only cause an extra redraw, never a stale hit.
-        cache.storeDrawn(image, for: key, children: environment.children.versions,
-                         lifetime: component.diskCacheLifetime)
+        // Unless a newer render of the key (a reload) has replaced this one: its result wins.
+        scheduler.storeUnlessSuperseded(job) {
+            cache.storeDrawn(image, for: key, children: environment.children.versions,
+                             lifetime: component.diskCacheLifetime, in: plan.writes)
+        }
         return RenderedImage(image: image, key: key, origin: .drawn)
     }
 }
