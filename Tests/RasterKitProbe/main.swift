@@ -8,9 +8,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digests":
     for (name, key) in ProbeSamples.keys() { print(name, key.digest) }
-case "store-write", "store-render", "store-verify", "store-flood", "store-default":
+case "store-write", "store-render", "store-verify", "store-flood", "store-remove", "store-default":
     exit(StoreCommands.run(arguments))
 default:
-    FileHandle.standardError.write(Data("usage: RasterKitProbe digests | store-write | store-render | store-verify | store-flood | store-default\n".utf8))
+    FileHandle.standardError.write(Data("usage: RasterKitProbe digests | store-write | store-render | store-verify | store-flood | store-remove | store-default\n".utf8))
     exit(2)
 }

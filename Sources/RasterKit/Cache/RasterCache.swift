@@ -39,6 +39,12 @@ public final class RasterCache: Sendable {
         if respondsToMemoryPressure { MemoryPressureRegistry.shared.register(self) }
     }
 
+    /// A cache over a given memory tier (tests give one with their own clock).
+    init(memory: MemoryCache, disk: DiskCache?) {
+        self.memory = memory
+        self.disk = disk
+    }
+
     /// Drops every image held in memory. The disk store keeps its entries: see
     /// ``DiskCache/removeAll()``.
     public func removeAll() {

@@ -107,3 +107,13 @@ extension Rasterizer {
         }
     }
 }
+
+extension Rasterizer {
+    /// ``statistics``, and with `listingMemory` what the memory cache holds (keys, bytes, when
+    /// each was stored and last used: ``MemoryCache/entries``) in ``RenderStatistics/memoryEntries``.
+    public func statistics(listingMemory: Bool) -> RenderStatistics {
+        var statistics = statistics
+        if listingMemory { statistics.memoryEntries = cache.memory.entries }
+        return statistics
+    }
+}

@@ -16,6 +16,10 @@ public struct RenderStatistics: Hashable, Sendable {
     public var failures = 0
     /// Renders abandoned because every request for them was cancelled.
     public var cancellations = 0
+    /// What the memory cache holds, for debugging; filled in only by
+    /// ``Rasterizer/statistics(listingMemory:)``, so that reading ``Rasterizer/statistics``
+    /// stays a few additions.
+    public var memoryEntries: [MemoryCacheEntryInfo] = []
 
     /// Statistics with every count at zero.
     public init() {}
