@@ -115,6 +115,11 @@ final class MemoryPressureRegistry: Sendable {
         }
     }
 
+    /// Whether `cache` is registered (and alive).
+    func isRegistered(_ cache: RasterCache) -> Bool {
+        caches.withLock { caches in caches.contains { $0.cache === cache } }
+    }
+
     /// Calls every live cache's ``RasterCache/handleMemoryPressure(level:)``, outside the lock.
     func broadcast(_ level: MemoryPressureLevel) {
         let live = caches.withLock { caches in caches.compactMap(\.cache) }
