@@ -27,21 +27,19 @@ final class MemoryPressureMonitor: Sendable {
     }
 
     let sourceNames: [String]
-    private let stopPipe: (read: Int32, write: Int32)?
+    private let stopSignal: StopSignal?
     private let isStopped = Atomic<Bool>(false)
 
     /// Starts watching `sources` (taking ownership of their descriptors) unless there are none.
     init(sources: [Source], handler: @escaping @Sendable (MemoryPressureLevel) -> Void) {
         sourceNames = sources.map(\.name)
-        var ends: [Int32] = [-1, -1]
-        guard !sources.isEmpty, pipe(&ends) == 0 else {
-            stopPipe = nil
+        guard !sources.isEmpty, let stopSignal = StopSignal() else {
+            stopSignal = nil
             for source in sources { close(source.fd) }
             return
         }
-        let stopPipe = (read: ends[0], write: ends[1])
-        self.stopPipe = stopPipe
-        let thread = Thread { Self.watch(sources, stop: stopPipe.read, handler: handler) }
+        self.stopSignal = stopSignal
+        let thread = Thread { Self.watch(sources, stop: stopSignal, handler: handler) }
         thread.name = "RasterKit memory pressure"
         thread.start()
     }
@@ -49,22 +47,46 @@ final class MemoryPressureMonitor: Sendable {
     /// Ends the watching thread, which closes the sources' descriptors. The shared monitor is
     /// never stopped.
     func stop() {
-        guard let stopPipe, !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        guard let stopSignal, !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        stopSignal.signal()
     }
 
     deinit {
         stop()
     }
 
-    private static func watch(_ sources: [Source], stop: Int32,
+    /// A pipe whose write wakes the watching thread. Both the monitor and the thread hold it,
+    /// so its read end stays open until neither needs it: a stop after the thread has ended
+    /// (every source gone) writes into a pipe still open, rather than raising `SIGPIPE`.
+    private final class StopSignal: Sendable {
+        let readEnd: Int32
+        let writeEnd: Int32
+
+        init?() {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { return nil }
+            readEnd = ends[0]
+            writeEnd = ends[1]
+        }
+
+        /// Written once at most (``stop()`` guards it), so it never fills the pipe.
+        func signal() {
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+
+        deinit {
+            close(readEnd)
+            close(writeEnd)
+        }
+    }
+
+    private static func watch(_ sources: [Source], stop: StopSignal,
                               handler: @Sendable (MemoryPressureLevel) -> Void) {
         var descriptors = sources.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-        descriptors.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0))
+        descriptors.append(pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0))
         defer {
             for source in sources { close(source.fd) }
-            close(stop)
         }
         while true {
             let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
