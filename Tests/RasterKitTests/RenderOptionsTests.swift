@@ -255,18 +255,31 @@ extension RasterImage {
         #expect(badge.draws.count == 1)
     }
 
-    @Test func aRequestThatMustNotReadATierTheRunningDrawReadsDoesNotJoinIt() async throws {
+    @Test func aRequestThatMustNotReadATierJoinsARunningDrawThatDraws() async throws {
         let rasterizer = Rasterizer()
         let gate = Gate()
         let badge = component(gate: gate)
         let running = Task { try await rasterizer.render(badge, size: size, priority: .urgent) }
         #expect(await eventually { gate.arrivals == 1 })
-        // The running draw may have been served from memory; this request may not be.
-        let strict = try rasterizer.render(component(badge.label, ink: badge.ink, draws: badge.draws), size: size,
-                                           options: .disableMemoryCacheReads)
-        #expect(strict.origin == .drawn && badge.draws.count == 2)
+        let strict = Task { try await rasterizer.render(badge, size: size, priority: .urgent, options: .disableMemoryCacheReads) }
+        #expect(await eventually { rasterizer.statistics.coalesced == 1 })
         gate.open()
         #expect(try await running.value.origin == .drawn)
+        #expect(try await strict.value.origin == .joined)
+        #expect(badge.draws.count == 1)
+    }
+
+    @Test func aJoinedImageFromADisabledTierIsNotTaken() {
+        #expect(!RenderOptions.disableMemoryCacheReads.accepts(.memory))
+        #expect(RenderOptions.disableMemoryCacheReads.accepts(.disk))
+        #expect(!RenderOptions.disableDiskCacheReads.accepts(.disk))
+        #expect(!RenderOptions.reloadIgnoringCachedData.accepts(.memory) && !RenderOptions.reloadIgnoringCachedData.accepts(.disk))
+        for origin: RenderedImage.Origin in [.drawn, .joined] {
+            #expect(RenderOptions([.reloadIgnoringCachedData, .disableDiskCacheReads]).accepts(origin))
+        }
+        #expect(RenderOptions().accepts(.memory) && RenderOptions().accepts(.disk))
+        // Only a reload stays out of a render already running.
+        #expect(RenderPlan([]).serves(.disableMemoryCacheReads) && !RenderPlan([]).serves(.reloadIgnoringCachedData))
     }
 
     @Test func aReloadRacingANormalRequestDrawsAnewAndWins() async throws {

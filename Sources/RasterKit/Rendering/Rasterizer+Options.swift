@@ -49,13 +49,22 @@ extension Rasterizer {
             return try diskOnlyLookup(key, options: options, environment: nil)
         }
         counters.count(.misses)
-        let (job, joined) = scheduler.enqueue(key: key, priority: priority, options: options,
-                                              work: work(for: component, key: key, geometry: geometry, scale: scale))
-        if joined { counters.count(.coalesced) }
-        let drawn = try await scheduler.result(of: job)
-        guard joined else { return RenderedImage(image: drawn.image, key: key, origin: drawn.origin) }
-        storeJoined(drawn, key: key, options: options)
-        return RenderedImage(image: drawn.image, key: key, origin: .joined)
+        var joinsRunning = true
+        while true {
+            let (job, joined) = scheduler.enqueue(key: key, priority: priority, options: options, joinsRunning: joinsRunning,
+                                                  work: work(for: component, key: key, geometry: geometry, scale: scale))
+            if joined { counters.count(.coalesced) }
+            let drawn = try await scheduler.result(of: job)
+            guard joined else { return RenderedImage(image: drawn.image, key: key, origin: drawn.origin) }
+            // The render it joined was served from a tier this request must not read: once more,
+            // on a render of its own (a queued one it joins reads only what it may).
+            guard options.accepts(drawn.origin) else {
+                joinsRunning = false
+                continue
+            }
+            storeJoined(drawn, key: key, options: options)
+            return RenderedImage(image: drawn.image, key: key, origin: .joined)
+        }
     }
 
     /// Changes how many asynchronous urgent draws may run at once, while requests come and go.
@@ -89,7 +98,7 @@ extension Rasterizer {
         let superseded = scheduler.skippedStore(job)
         let heldIn: CacheTiers = switch rendered.origin {
         case .memory: .memory
-        case .disk: plan.writes.intersection(.memory).union(.disk)
+        case .disk: superseded ? .disk : plan.writes.intersection(.memory).union(.disk)
         default: superseded ? [] : plan.writes
         }
         return RenderJob.Drawn(image: rendered.image, children: children, heldIn: heldIn, wasSuperseded: superseded,

@@ -47,7 +47,7 @@ public final class Rasterizer: Sendable {
 
     deinit { scheduler.shutDown() }
 
-    /// How many asynchronous urgent draws may run at once.
+    /// How many asynchronous urgent draws may run at once; change it with ``setMaxConcurrentDraws(_:)``.
     public var maxConcurrentDraws: Int { scheduler.maxConcurrentDraws }
 
     /// Counters since the rasterizer was made.
@@ -105,10 +105,10 @@ public final class Rasterizer: Sendable {
 
     /// A claim on a key memory did not have: draw it here, or wait for the thread drawing it.
     private func resolveMiss<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                                      scale: Double, environment: DrawEnvironment,
-                                                      options: RenderOptions = []) throws -> RenderedImage {
-        counters.count(.misses)
-        switch scheduler.claim(key: key, options: options) {
+                                                      scale: Double, environment: DrawEnvironment, options: RenderOptions = [],
+                                                      joinsRunning: Bool = true) throws -> RenderedImage {
+        if joinsRunning { counters.count(.misses) }
+        switch scheduler.claim(key: key, options: options, joinsRunning: joinsRunning) {
         case .run(let job):
             let plan = scheduler.plan(of: job)
             let result = Result {
@@ -119,6 +119,11 @@ public final class Rasterizer: Sendable {
         case .wait(let job):
             counters.count(.coalesced)
             let drawn = try scheduler.waitSynchronously(for: job)
+            guard options.accepts(drawn.origin) else {
+                // The render it joined was served from a tier this request must not read.
+                return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment,
+                                       options: options, joinsRunning: false)
+            }
             environment.children.record(contentsOf: drawn.children)
             storeJoined(drawn, key: key, options: options)
             return RenderedImage(image: drawn.image, key: key, origin: .joined)
@@ -137,7 +142,11 @@ public final class Rasterizer: Sendable {
         }
         try environment.checkContinuing()
         // Stored by an earlier run or another process: decoded instead of drawn.
-        if plan.reads.contains(.disk), let stored = cache.diskHit(for: key, promoting: plan.writes.contains(.memory)) {
+        if plan.reads.contains(.disk), let stored = cache.diskHit(for: key, promoting: false) {
+            // Promoted like a drawn render: not over a newer render (a reload) stored meanwhile.
+            if plan.writes.contains(.memory) {
+                scheduler.storeUnlessSuperseded(job) { cache.memory.insert(stored.image, children: stored.children, for: key) }
+            }
             environment.children.record(contentsOf: stored.children)
             counters.count(.diskHits)
             return RenderedImage(image: stored.image, key: key, origin: .disk)

@@ -9,9 +9,10 @@
 ///
 /// Requests for one key with different options share one draw when the draw serves them all:
 /// a request joins a queued render (which then reads no tier any of its requests disabled) and
-/// a running one that reads no tier the request disabled. A ``reloadIgnoringCachedData``
-/// request never joins a render that started before it: it draws anew, and the render it
-/// passed over stores nothing. A tier is written when any request sharing the draw writes it.
+/// a running one (but looks again on its own if that render's image came from a tier the
+/// request disabled). A ``reloadIgnoringCachedData`` request never joins a render that started
+/// before it: it draws anew, and the render it passed over stores nothing. A tier is written
+/// when any request sharing the draw writes it.
 public struct RenderOptions: OptionSet, Hashable, Sendable {
     /// The options' bits.
     public let rawValue: UInt8
@@ -51,6 +52,17 @@ public struct RenderOptions: OptionSet, Hashable, Sendable {
         return tiers
     }
 
+    /// Whether a request with these options may take an image that came from `origin`: not one
+    /// served from a tier it must not read. A request that joined a running render whose image
+    /// came from such a tier looks again on its own.
+    func accepts(_ origin: RenderedImage.Origin) -> Bool {
+        switch origin {
+        case .memory: readTiers.contains(.memory)
+        case .disk: readTiers.contains(.disk)
+        default: true
+        }
+    }
+
     /// Throws ``RenderError/conflictingOptions(_:reason:)`` for options no request can honour:
     /// a cache-only lookup that may read no tier.
     func validate() throws {
@@ -88,9 +100,10 @@ struct RenderPlan: Sendable {
         writes.formUnion(options.writeTiers)
     }
 
-    /// Whether a render already running with this plan serves a request with `options`: it
-    /// reads no tier the request disabled.
+    /// Whether a request with `options` may join a render already running with this plan: any
+    /// request but a reload, which must not take a result that may predate it. The result is
+    /// then checked with ``RenderOptions/accepts(_:)``.
     func serves(_ options: RenderOptions) -> Bool {
-        !options.contains(.reloadIgnoringCachedData) && options.readTiers.isSuperset(of: reads)
+        !options.contains(.reloadIgnoringCachedData)
     }
 }

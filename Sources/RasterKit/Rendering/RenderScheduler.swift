@@ -52,11 +52,14 @@ final class RenderScheduler: @unchecked Sendable {
     /// with an existing one. Joining a queued prefetch job with an urgent request promotes it.
     /// A queued job takes on the request's options; a running one is joined only when it serves
     /// them (see ``RenderPlan/serves(_:)``), and is otherwise replaced by a new job.
-    func enqueue(key: CacheKey, priority: RenderPriority, options: RenderOptions = [], keepAlive: Bool = false,
+    /// `joinsRunning` false replaces a running job instead (a request looking again, see
+    /// ``RenderOptions/accepts(_:)``).
+    func enqueue(key: CacheKey, priority: RenderPriority, options: RenderOptions = [], joinsRunning: Bool = true,
+                 keepAlive: Bool = false,
                  work: @escaping @Sendable (RenderJob) throws -> RenderJob.Drawn) -> (job: RenderJob, joined: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        if let job = jobs[key.value], job.isQueued || job.plan.serves(options) {
+        if let job = jobs[key.value], job.isQueued || joinsRunning && job.plan.serves(options) {
             if job.isQueued { job.plan.merge(options) }
             if keepAlive { job.keepsAlive = true }
             // A running job keeps the priority it was started with: its slot is accounted for.
@@ -151,8 +154,8 @@ final class RenderScheduler: @unchecked Sendable {
 
     /// Claims `key` for the calling thread: a queued job is taken over and run here (so a
     /// nested draw never waits for a worker), a running one that serves `options` is waited
-    /// for, and otherwise a new job is made (replacing a running one that does not).
-    func claim(key: CacheKey, options: RenderOptions = []) -> Claim {
+    /// for (unless not `joinsRunning`), and otherwise a new job is made (replacing a running one).
+    func claim(key: CacheKey, options: RenderOptions = [], joinsRunning: Bool = true) -> Claim {
         condition.lock()
         defer { condition.unlock() }
         if let job = jobs[key.value] {
@@ -164,7 +167,7 @@ final class RenderScheduler: @unchecked Sendable {
                 job.hasSynchronousOwner = true
                 return .run(job)
             }
-            if job.plan.serves(options) {
+            if joinsRunning, job.plan.serves(options) {
                 job.synchronousWaiters += 1
                 return .wait(job)
             }
