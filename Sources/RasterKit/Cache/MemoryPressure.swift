@@ -12,7 +12,7 @@ public enum MemoryPressureLevel: String, Hashable, Sendable, CaseIterable {
 extension MemoryCache {
     /// Gives memory back: evicts least recently used images down to half the bytes held for
     /// ``MemoryPressureLevel/warning``, all of them for ``MemoryPressureLevel/critical``.
-    /// Evicted images count in ``Statistics/evictions``. Returns the bytes freed.
+    /// Evicted images count as evictions in ``statistics``. Returns the bytes freed.
     @discardableResult
     public func handleMemoryPressure(level: MemoryPressureLevel) -> Int {
         let before = totalCost
