@@ -13,7 +13,7 @@ import RasterKitBatch
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Inspect, prune or clear RasterKit's persistent render store.",
+        abstract: "Inspect, prune, clear or remove entries from RasterKit's persistent render store.",
         subcommands: [Stats.self, Prune.self, Clear.self, Remove.self],
         defaultSubcommand: Stats.self)
 
