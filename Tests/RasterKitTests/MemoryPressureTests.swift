@@ -134,6 +134,31 @@ private struct FakeDescriptor {
         #expect(cache.handleMemoryPressure(level: .critical) == 1_600)
     }
 
+    @Test func aCgroupDirectoryYieldsTriggersAndTheEventsFile() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Plain files stand in for the kernel's: a trigger written to one is accepted, and
+        // polling one for POLLPRI never wakes.
+        try "".write(to: directory.appendingPathComponent("memory.pressure"), atomically: false, encoding: .utf8)
+        try "high 0\nmax 0\n".write(to: directory.appendingPathComponent("memory.events"), atomically: false, encoding: .utf8)
+        let sources = CgroupMemoryPressure.sources(directory: directory.path)
+        #expect(sources.map(\.name) == [directory.path + "/memory.pressure (some 150000 2000000)",
+                                         directory.path + "/memory.pressure (full 150000 2000000)",
+                                         directory.path + "/memory.events"])
+        #expect(sources.map(\.errorEndsSource) == [true, true, false])
+        let written = try String(contentsOf: directory.appendingPathComponent("memory.pressure"), encoding: .utf8)
+        // Each trigger written from the start of its own descriptor, with its NUL: the second wins here.
+        #expect(written == "full 150000 2000000\0")
+        let monitor = MemoryPressureMonitor(sources: sources) { _ in Issue.record("nothing changed") }
+        #expect(monitor.sourceNames.count == 3)
+        monitor.stop()
+        // Without memory.pressure, the events file alone.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("memory.pressure"))
+        let eventsOnly = CgroupMemoryPressure.sources(directory: directory.path)
+        #expect(eventsOnly.map(\.name) == [directory.path + "/memory.events"])
+        for source in eventsOnly { close(source.fd) }
+    }
+
     @Test func registeredCachesAreTrimmedAndReleasedOnesForgotten() throws {
         // A registry of the test's own: broadcasting through the shared one would trim the
         // caches of every test running at the same time.
