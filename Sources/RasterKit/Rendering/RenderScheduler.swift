@@ -83,6 +83,14 @@ final class RenderScheduler: @unchecked Sendable {
     /// `CancellationError`; the job itself is cancelled only when no one else wants it.
     func result(of job: RenderJob) async throws -> RenderJob.Drawn {
         let id = makeWaiterID()
+        #if DEBUG
+        // A continuation resumed before its task suspended hands the result over through the
+        // Swift runtime's atomics, which ThreadSanitizer does not see (the runtime is not
+        // instrumented), so it reports the image's pixels as racing with the draw. Taking the
+        // lock `finish` published the result under orders the two where it can see it.
+        // Sanitizer runs are debug builds, as for ``SanitizerVisibleMutex``.
+        defer { passThroughLock() }
+        #endif
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RenderJob.Drawn, any Error>) in
                 condition.lock()
@@ -106,6 +114,12 @@ final class RenderScheduler: @unchecked Sendable {
             condition.unlock()
             continuation?.resume(throwing: CancellationError())
         }
+    }
+
+    /// Takes and releases the lock, for the ordering it gives (see `result(of:)`).
+    private func passThroughLock() {
+        condition.lock()
+        condition.unlock()
     }
 
     private func makeWaiterID() -> UInt64 {
