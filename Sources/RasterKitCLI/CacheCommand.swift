@@ -3,8 +3,8 @@ import Foundation
 import RasterKit
 import RasterKitBatch
 
-/// `rasterkit cache stats|prune|clear|export|import`: look into, trim and move the persistent
-/// render store.
+/// `rasterkit cache stats|prune|clear|remove|export|import`: look into, trim and move the
+/// persistent render store.
 ///
 /// Exits 0 on success and 2 for usage mistakes and stores that cannot be used (a missing
 /// directory, a path that is a directory, no permission, a damaged store for `stats`). A file
@@ -14,8 +14,8 @@ import RasterKitBatch
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Inspect, prune, clear, export or import RasterKit's persistent render store.",
-        subcommands: [Stats.self, Prune.self, Clear.self, Export.self, Import.self],
+        abstract: "Inspect, prune, clear, remove entries from, export or import RasterKit's persistent render store.",
+        subcommands: [Stats.self, Prune.self, Clear.self, Remove.self, Export.self, Import.self],
         defaultSubcommand: Stats.self)
 
     /// `rasterkit cache stats`: entries, bytes and expired entries, per component type.

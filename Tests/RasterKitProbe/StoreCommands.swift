@@ -44,6 +44,13 @@ enum StoreCommands {
             case "store-render": return try render(rest)
             case "store-verify": return try verify(rest)
             case "store-flood": return try flood(rest)
+            case "store-remove":
+                // `store-remove <path> <digest>`: removes one key's entry; prints `removed=0|1`.
+                guard rest.count == 2 else { return usage() }
+                let disk = try DiskCache(at: URL(fileURLWithPath: rest[0]))
+                print("removed=\(try disk.remove(digest: rest[1]) ? 1 : 0)")
+                try disk.close()
+                return 0
             case "store-default":
                 // Opens (creating) the default store, and prints where it is.
                 let disk = try DiskCache.default
@@ -138,7 +145,7 @@ enum StoreCommands {
     }
 
     private static func usage() -> Int32 {
-        FileHandle.standardError.write(Data("usage: RasterKitProbe store-write|store-render|store-verify <path> <count> <prefix> [flush-every] | store-flood <path> <count> <prefix> <flush-every> <side> | store-default\n".utf8))
+        FileHandle.standardError.write(Data("usage: RasterKitProbe store-write|store-render|store-verify <path> <count> <prefix> [flush-every] | store-flood <path> <count> <prefix> <flush-every> <side> | store-remove <path> <digest> | store-default\n".utf8))
         return 2
     }
 }

@@ -10,9 +10,9 @@ case "digests":
     for (name, key) in ProbeSamples.keys() { print(name, key.digest) }
 case "processed-digests":
     for (name, key) in ProcessedSamples.keys() { print(name, key.digest) }
-case "store-write", "store-render", "store-verify", "store-flood", "store-default":
+case "store-write", "store-render", "store-verify", "store-flood", "store-remove", "store-default":
     exit(StoreCommands.run(arguments))
 default:
-    FileHandle.standardError.write(Data("usage: RasterKitProbe digests | processed-digests | store-write | store-render | store-verify | store-flood | store-default\n".utf8))
+    FileHandle.standardError.write(Data("usage: RasterKitProbe digests | processed-digests | store-write | store-render | store-verify | store-flood | store-remove | store-default\n".utf8))
     exit(2)
 }

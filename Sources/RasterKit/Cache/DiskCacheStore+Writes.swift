@@ -146,7 +146,7 @@ extension DiskCacheStore {
     }
 
     /// Gives the pages freed by deletions back to the file system.
-    private func vacuumFreePages() throws {
+    func vacuumFreePages() throws {
         do {
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA incremental_vacuum") }
         } catch {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A cache of images in memory, bounded by total byte cost (pixel bytes) and by a per-item
@@ -24,12 +25,25 @@ public final class MemoryCache: @unchecked Sendable {
         public var totalCost = 0
     }
 
-    /// The most bytes of pixels the cache holds.
-    public let costLimit: Int
-    /// Images larger than this are returned to the caller but not kept.
-    public let itemCostLimit: Int
+    /// The most bytes of pixels the cache holds; change it with ``setCostLimit(_:)``.
+    public var costLimit: Int { lock.withReadLock { limits.cost } }
+    /// Images larger than this are returned to the caller but not kept; change it with
+    /// ``setItemCostLimit(_:)``.
+    public var itemCostLimit: Int { lock.withReadLock { limits.itemCost } }
+
+    /// Both limits; changed at run time, so read and written under `lock` like the table.
+    struct Limits {
+        var cost: Int
+        /// What the caller asked for; nil follows `cost` (a quarter of it).
+        var requestedItemCost: Int?
+        var itemCost: Int { min(requestedItemCost ?? cost / 4, cost) }
+    }
 
     private let lock = ReadMostlyLock()
+    /// Guarded by `lock`, like `table`.
+    private var limits: Limits
+    /// Wall-clock seconds, for the time an image is stored (removal by age); tests replace it.
+    let clock: @Sendable () -> Double
     /// Guarded by `lock`: read under its read side, changed under its write side.
     private let table = MemoryTable()
     private let counters = StripedCounters(width: 2)
@@ -42,10 +56,14 @@ public final class MemoryCache: @unchecked Sendable {
     /// - Parameters:
     ///   - costLimit: total bytes of pixels to keep (default 64 MiB).
     ///   - itemCostLimit: the largest single image kept (default a quarter of `costLimit`).
-    public init(costLimit: Int = 64 << 20, itemCostLimit: Int? = nil) {
+    public convenience init(costLimit: Int = 64 << 20, itemCostLimit: Int? = nil) {
+        self.init(costLimit: costLimit, itemCostLimit: itemCostLimit, clock: { Date().timeIntervalSince1970 })
+    }
+
+    init(costLimit: Int, itemCostLimit: Int?, clock: @escaping @Sendable () -> Double) {
         precondition(costLimit >= 0, "MemoryCache costLimit must not be negative")
-        self.costLimit = costLimit
-        self.itemCostLimit = min(itemCostLimit ?? costLimit / 4, costLimit)
+        limits = Limits(cost: costLimit, requestedItemCost: itemCostLimit)
+        self.clock = clock
         borrowedLock = Borrowed(lock)
         borrowedTable = Borrowed(table)
         borrowedCounters = Borrowed(counters)
@@ -80,20 +98,54 @@ public final class MemoryCache: @unchecked Sendable {
     /// Keeps `image` for `key`, evicting the least recently used images to stay within
     /// `costLimit`. Returns false when the image is over `itemCostLimit` and was not kept.
     @discardableResult
-    public func insert(_ image: RasterImage, for key: CacheKey) -> Bool { insert(image, for: key.value) }
+    public func insert(_ image: RasterImage, for key: CacheKey) -> Bool { insert(image, children: [], for: key) }
 
     /// Keeps `image` with the versions of the components drawn inside it, which a later hit
     /// reports to the render that nests it.
     @discardableResult
-    func insert(_ image: RasterImage, children: [ComponentVersion] = [], for digest: StableDigest) -> Bool {
+    func insert(_ image: RasterImage, children: [ComponentVersion], for key: CacheKey) -> Bool {
         let cost = image.byteCount
-        guard cost <= itemCostLimit else { return false }
-        let limit = costLimit
+        let now = clock()
+        return lock.withWriteLock {
+            // Read under the lock: a limit lowered meanwhile applies to this insertion too.
+            guard cost <= limits.itemCost else { return false }
+            table.insert(image, children: children, cost: cost, for: key, now: now)
+            table._trim(toCost: limits.cost)
+            return true
+        }
+    }
+
+    /// Keeps `image` only when no image is held for `key`: a request that joined a render
+    /// fills in a tier without replacing a newer render stored meanwhile.
+    func insertIfAbsent(_ image: RasterImage, children: [ComponentVersion], for key: CacheKey) {
+        let cost = image.byteCount
+        let now = clock()
         lock.withWriteLock {
-            table.insert(image, children: children, cost: cost, for: digest)
+            guard cost <= limits.itemCost, table.slot(of: key.value) == nil else { return }
+            table.insert(image, children: children, cost: cost, for: key, now: now)
+            table._trim(toCost: limits.cost)
+        }
+    }
+
+    /// Changes ``costLimit`` now; lowering it evicts the least recently used images at once.
+    /// An ``itemCostLimit`` never set explicitly follows it (a quarter of it).
+    ///
+    /// - Throws: ``InvalidLimitError`` for a negative limit, which is then left as it was.
+    public func setCostLimit(_ limit: Int) throws {
+        try InvalidLimitError.check(limit, "costLimit")
+        lock.withWriteLock {
+            limits.cost = limit
             table._trim(toCost: limit)
         }
-        return true
+    }
+
+    /// Changes ``itemCostLimit`` now (never above ``costLimit``); nil makes it follow the cost
+    /// limit again. Images already held stay until evicted.
+    ///
+    /// - Throws: ``InvalidLimitError`` for a negative limit, which is then left as it was.
+    public func setItemCostLimit(_ limit: Int?) throws {
+        if let limit { try InvalidLimitError.check(limit, "itemCostLimit") }
+        lock.withWriteLock { limits.requestedItemCost = limit }
     }
 
     /// Removes the image for `key`, if held.
@@ -104,6 +156,25 @@ public final class MemoryCache: @unchecked Sendable {
     /// Removes every image; the hit, miss and eviction counts are kept.
     public func removeAll() {
         lock.withWriteLock { table.removeAll() }
+    }
+
+    /// Removes the images `filter` picks (by type name, or stored more than an age ago);
+    /// returns how many were removed.
+    ///
+    /// - Throws: ``CacheRemovalError`` for a filter that cannot pick anything meaningfully (an
+    ///   empty type name, a negative or NaN age), before anything is removed.
+    @discardableResult
+    public func removeAll(where filter: CacheEntryFilter) throws -> Int {
+        try filter.validate()
+        let now = clock()
+        return lock.withWriteLock { table.removeAll { key, stored in filter.matches(key, stored: stored, now: now) } }
+    }
+
+    /// What memory holds, for debugging: each image's key, bytes, and when it was stored and
+    /// last used, from the next to be evicted (unless marked recent) to the newest.
+    public var entries: [MemoryCacheEntryInfo] {
+        let now = CoarseClock.Reading()
+        return lock.withReadLock { table.infos(now: now) }
     }
 
     /// Evicts least recently used images until at most `cost` bytes remain.

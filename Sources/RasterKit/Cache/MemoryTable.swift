@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The storage behind ``MemoryCache``: an open-addressing index from digest to entry, the
@@ -12,6 +13,10 @@ import Synchronization
 final class MemoryTable {
     private struct Entry {
         var digest: StableDigest
+        /// The full key, for listing and for removal by type; nil only in free slots.
+        var key: CacheKey?
+        /// Wall-clock seconds when the image entered memory, for removal by age.
+        var stored: Double = 0
         var image: RasterImage?
         var children: [ComponentVersion]
         var cost: Int
@@ -31,6 +36,8 @@ final class MemoryTable {
     private var indexUsed = 0
     private var entries: UnsafeMutablePointer<Entry>
     private var marks: UnsafeMutablePointer<Atomic<Bool>>
+    /// Each entry's last use in ``CoarseClock`` ticks, written by hits under the read lock.
+    private var lastUses: UnsafeMutablePointer<Atomic<Int64>>
     /// Entries initialized so far (live or free), and room for how many.
     private var entryCount = 0
     private var entryCapacity = 0
@@ -48,6 +55,7 @@ final class MemoryTable {
         index.initialize(repeating: 0)
         entries = .allocate(capacity: 0)
         marks = .allocate(capacity: 0)
+        lastUses = .allocate(capacity: 0)
     }
 
     deinit {
@@ -57,6 +65,8 @@ final class MemoryTable {
         entries.deallocate()
         marks.deinitialize(count: entryCount)
         marks.deallocate()
+        lastUses.deinitialize(count: entryCount)
+        lastUses.deallocate()
     }
 
     // MARK: Reading (under the read lock)
@@ -95,6 +105,28 @@ final class MemoryTable {
     @inline(__always)
     private func mark(_ slot: Int) {
         if !marks[slot].load(ordering: .relaxed) { marks[slot].store(true, ordering: .relaxed) }
+        // Same idea for the last-use time: a coarse tick changes every few milliseconds, so a hot
+        // image's line is written that often at most, not on every hit.
+        let now = CoarseClock.tick()
+        if lastUses[slot].load(ordering: .relaxed) != now { lastUses[slot].store(now, ordering: .relaxed) }
+    }
+
+    /// What each live entry holds, from the next to be evicted (unless marked) to the newest.
+    func infos(now: CoarseClock.Reading) -> [MemoryCacheEntryInfo] {
+        var result: [MemoryCacheEntryInfo] = []
+        var slot = oldest
+        while slot >= 0 {
+            let entry = entries[slot]
+            if let key = entry.key {
+                result.append(MemoryCacheEntryInfo(
+                    key: key, byteCount: entry.cost, pixelWidth: entry.shape.pixelWidth, pixelHeight: entry.shape.pixelHeight,
+                    stored: Date(timeIntervalSince1970: entry.stored),
+                    lastUse: now.date(ofTick: lastUses[slot].load(ordering: .relaxed)),
+                    isMarkedRecent: marks[slot].load(ordering: .relaxed)))
+            }
+            slot = entry.newer
+        }
+        return result
     }
 
     /// Digests from least to most recently stored.
@@ -110,9 +142,12 @@ final class MemoryTable {
 
     // MARK: Writing (under the write lock)
 
-    func insert(_ image: RasterImage, children: [ComponentVersion], cost: Int, for digest: StableDigest) {
+    func insert(_ image: RasterImage, children: [ComponentVersion], cost: Int, for key: CacheKey, now: Double) {
+        let digest = key.value
         if let slot = slot(of: digest) {
             totalCost += cost - entries[slot].cost
+            entries[slot].key = key
+            entries[slot].stored = now
             entries[slot].image = image
             entries[slot].children = children
             entries[slot].cost = cost
@@ -121,14 +156,17 @@ final class MemoryTable {
             entries[slot].pixels = .passUnretained(image.storage)
             entries[slot].shape = ImageShape(image)
             marks[slot].store(false, ordering: .relaxed)
+            lastUses[slot].store(CoarseClock.tick(), ordering: .relaxed)
             unlink(slot)
             linkAsNewest(slot)
             return
         }
         let slot = takeFreeSlot()
-        entries[slot] = Entry(digest: digest, image: image, children: children, cost: cost, handles: StripeHandles(),
-                              pixels: .passUnretained(image.storage), shape: ImageShape(image), newer: -1, older: -1)
+        entries[slot] = Entry(digest: digest, key: key, stored: now, image: image, children: children, cost: cost,
+                              handles: StripeHandles(), pixels: .passUnretained(image.storage), shape: ImageShape(image),
+                              newer: -1, older: -1)
         marks[slot].store(false, ordering: .relaxed)
+        lastUses[slot].store(CoarseClock.tick(), ordering: .relaxed)
         addToIndex(digest, slot: slot)
         linkAsNewest(slot)
         count += 1
@@ -142,6 +180,22 @@ final class MemoryTable {
 
     func removeAll() {
         while oldest >= 0 { removeSlot(oldest) }
+    }
+
+    /// Removes every entry `shouldRemove` picks, given its key and the wall-clock seconds it was
+    /// stored at; returns how many it removed.
+    func removeAll(where shouldRemove: (CacheKey, Double) -> Bool) -> Int {
+        var removed = 0
+        var slot = oldest
+        while slot >= 0 {
+            let next = entries[slot].newer
+            if let key = entries[slot].key, shouldRemove(key, entries[slot].stored) {
+                removeSlot(slot)
+                removed += 1
+            }
+            slot = next
+        }
+        return removed
     }
 
     /// Evicts until at most `limit` bytes remain: from the least recently stored end, giving a
@@ -171,6 +225,7 @@ final class MemoryTable {
         count -= 1
         totalCost -= entries[slot].cost
         entries[slot].image = nil
+        entries[slot].key = nil
         entries[slot].children = []
         entries[slot].handles?.release()
         entries[slot].handles = nil
@@ -182,9 +237,10 @@ final class MemoryTable {
     private func takeFreeSlot() -> Int {
         if let slot = free.popLast() { return slot }
         if entryCount == entryCapacity { growEntries() }
-        (entries + entryCount).initialize(to: Entry(digest: StableDigest(high: 0, low: 0), image: nil, children: [],
+        (entries + entryCount).initialize(to: Entry(digest: StableDigest(high: 0, low: 0), key: nil, image: nil, children: [],
                                                     cost: 0, handles: nil, newer: -1, older: -1))
         (marks + entryCount).initialize(to: Atomic(false))
+        (lastUses + entryCount).initialize(to: Atomic(0))
         entryCount += 1
         return entryCount - 1
     }
@@ -193,15 +249,20 @@ final class MemoryTable {
         let capacity = max(16, entryCapacity * 2)
         let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
         let largerMarks = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: capacity)
+        let largerLastUses = UnsafeMutablePointer<Atomic<Int64>>.allocate(capacity: capacity)
         larger.moveInitialize(from: entries, count: entryCount)
         for slot in 0..<entryCount {
             (largerMarks + slot).initialize(to: Atomic(marks[slot].load(ordering: .relaxed)))
+            (largerLastUses + slot).initialize(to: Atomic(lastUses[slot].load(ordering: .relaxed)))
         }
         marks.deinitialize(count: entryCount)
         marks.deallocate()
+        lastUses.deinitialize(count: entryCount)
+        lastUses.deallocate()
         entries.deallocate()
         entries = larger
         marks = largerMarks
+        lastUses = largerLastUses
         entryCapacity = capacity
     }
 

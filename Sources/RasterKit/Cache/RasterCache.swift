@@ -31,8 +31,17 @@ public final class RasterCache: Sendable {
     /// - Parameters:
     ///   - memoryLimit: bytes of pixels kept in memory (default 64 MiB).
     ///   - disk: the persistent store renders are also read from and written to (default none).
-    public init(memoryLimit: Int = 64 << 20, disk: DiskCache? = nil) {
+    ///   - respondsToMemoryPressure: trim the memory tier when the process's cgroup reports
+    ///     memory pressure (see ``handleMemoryPressure(level:)``); default true.
+    public init(memoryLimit: Int = 64 << 20, disk: DiskCache? = nil, respondsToMemoryPressure: Bool = true) {
         memory = MemoryCache(costLimit: memoryLimit)
+        self.disk = disk
+        if respondsToMemoryPressure { MemoryPressureRegistry.shared.register(self) }
+    }
+
+    /// A cache over a given memory tier (tests give one with their own clock).
+    init(memory: MemoryCache, disk: DiskCache?) {
+        self.memory = memory
         self.disk = disk
     }
 
@@ -55,18 +64,21 @@ public final class RasterCache: Sendable {
         return statistics
     }
 
-    /// The stored render for `key`, promoted to memory, or nil when the disk has none.
-    func diskHit(for key: CacheKey) -> DiskCacheHit? {
+    /// The stored render for `key`, promoted to memory unless `promoting` is false, or nil when
+    /// the disk has none.
+    func diskHit(for key: CacheKey, promoting: Bool = true) -> DiskCacheHit? {
         guard let disk, let hit = disk.hit(for: key) else { return nil }
-        memory.insert(hit.image, children: hit.children, for: key.value)
+        if promoting { memory.insert(hit.image, children: hit.children, for: key) }
         counters.withLock { $0.diskHits += 1 }
         return hit
     }
 
-    /// Keeps a render just drawn in memory and hands it to the disk store's writer.
-    func storeDrawn(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: Double?) {
-        memory.insert(image, children: children, for: key.value)
+    /// Keeps a render just drawn in memory and hands it to the disk store's writer, each only
+    /// when `tiers` includes it.
+    func storeDrawn(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: Double?,
+                    in tiers: CacheTiers = .all) {
+        if tiers.contains(.memory) { memory.insert(image, children: children, for: key) }
         counters.withLock { $0.draws += 1 }
-        disk?.store(image, for: key, children: children, lifetime: lifetime)
+        if tiers.contains(.disk) { disk?.store(image, for: key, children: children, lifetime: lifetime) }
     }
 }

@@ -13,6 +13,15 @@ import Synchronization
 /// host.component = Badge(count: 2)      // regenerates in the background
 /// for await image in host.images() { … }
 /// ```
+///
+/// Callbacks run on no particular thread, and never hop to the main actor for you:
+/// ``onWillRegenerate`` runs on the thread whose change started the regeneration (the one
+/// assigning ``component``, ``size`` or ``scale``, or calling ``regenerate()``), or on a thread
+/// of Swift's global concurrent executor for a change observed in an `@Observable` component;
+/// ``onImageUpdated`` and ``images()`` deliver on the thread that made the image — the
+/// changing thread when ``drawsSynchronously``, otherwise a thread of Swift's global
+/// concurrent executor. Hop to the main actor inside the callback when a UI needs it. Set
+/// ``observesChanges`` to false to regenerate only when asked.
 public final class RasterHost<Component: Rasterizable>: Sendable {
     private struct State {
         var component: Component
@@ -20,6 +29,7 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
         var scale: Double
         var drawsSynchronously: Bool
         var isRasterized: Bool
+        var observesChanges = true
         var placeholder: RasterImage?
         var image: RasterImage?
         var lastError: (any Error)?
@@ -57,22 +67,43 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     // MARK: What is shown
 
-    /// The component; assigning one whose state differs regenerates.
+    /// The component; assigning one whose state differs regenerates (while ``observesChanges``).
     public var component: Component {
         get { state.withLock { $0.component } }
-        set { state.withLock { $0.component = newValue }; update() }
+        set { state.withLock { $0.component = newValue }; update(automatic: true) }
     }
 
-    /// Size in points; changing it regenerates (unless a minimum-frame nine-slice component).
+    /// Size in points; changing it regenerates (unless a minimum-frame nine-slice component,
+    /// or ``observesChanges`` is false).
     public var size: Size {
         get { state.withLock { $0.size } }
-        set { state.withLock { $0.size = newValue }; update() }
+        set { state.withLock { $0.size = newValue }; update(automatic: true) }
     }
 
-    /// Pixels per point.
+    /// Pixels per point; changing it regenerates while ``observesChanges``.
     public var scale: Double {
         get { state.withLock { $0.scale } }
-        set { state.withLock { $0.scale = newValue }; update() }
+        set { state.withLock { $0.scale = newValue }; update(automatic: true) }
+    }
+
+    /// Whether changes regenerate on their own (the default): assigning ``component``,
+    /// ``size`` or ``scale``, and changes to an `@Observable` component's drawn properties.
+    /// When false, the host keeps showing its image until ``regenerate()`` is called; turning
+    /// it back on regenerates at once if the state changed meanwhile.
+    public var observesChanges: Bool {
+        get { state.withLock { $0.observesChanges } }
+        set {
+            state.withLock { $0.observesChanges = newValue }
+            if newValue { update() }
+        }
+    }
+
+    /// The key of the host's current component at its current size and scale: what the image
+    /// shows once any regeneration under way (or, with ``observesChanges`` off, requested by
+    /// ``regenerate()``) is done. Computed from the component's state each time it is read.
+    public var cacheKey: CacheKey {
+        let (component, size, scale) = state.withLock { ($0.component, $0.size, $0.scale) }
+        return rasterizer.cacheKey(for: component, size: size, scale: scale)
     }
 
     /// Draw on the thread that changes the host, rather than on the render threads.
@@ -100,13 +131,14 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
     /// threw when the image shown was made with its secondary.
     public var lastError: (any Error)? { state.withLock { $0.lastError } }
 
-    /// Called before a regeneration that has to draw (not for one served from the cache).
+    /// Called before a regeneration that has to draw (not for one served from the cache), on
+    /// the thread that started the regeneration.
     public var onWillRegenerate: (@Sendable (CacheKey) -> Void)? {
         get { state.withLock { $0.onWillRegenerate } }
         set { state.withLock { $0.onWillRegenerate = newValue } }
     }
 
-    /// Called with each new image.
+    /// Called with each new image, on the thread that made it (see the type's discussion).
     public var onImageUpdated: (@Sendable (RasterImage) -> Void)? {
         get { state.withLock { $0.onImageUpdated } }
         set { state.withLock { $0.onImageUpdated = newValue } }
@@ -127,7 +159,8 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
         }
     }
 
-    /// Regenerates even though the state has not changed.
+    /// Regenerates even though the state has not changed; the way to regenerate while
+    /// ``observesChanges`` is false.
     public func regenerate() { update(force: true) }
 
     /// Waits for the regeneration under way, if any.
@@ -140,10 +173,13 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     // MARK: Regeneration
 
-    /// Starts a regeneration when the key differs from the one shown (or when forced).
-    private func update(force: Bool = false) {
+    /// Starts a regeneration when the key differs from the one shown (or when forced). An
+    /// `automatic` update, from a change rather than a request, does nothing while the host
+    /// does not observe changes.
+    private func update(force: Bool = false, automatic: Bool = false) {
         let snapshot = state.withLock { state -> (Component, Size, Double, Bool, Bool)? in
             state.observationScheduled = false
+            if automatic, !state.observesChanges { return nil }
             return (state.component, state.size, state.scale, state.drawsSynchronously, state.isRasterized)
         }
         guard let (component, size, scale, synchronous, rasterized) = snapshot else { return }
@@ -239,6 +275,6 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
             return state.observationScheduled
         }
         guard !alreadyScheduled else { return }
-        Task { [weak self] in self?.update() }
+        Task { [weak self] in self?.update(automatic: true) }
     }
 }

@@ -12,7 +12,9 @@ extension Rasterizer {
         let (job, joined) = scheduler.enqueue(key: key, priority: priority,
                                               work: work(for: component, key: key, geometry: geometry, scale: scale))
         if joined { counters.count(.coalesced) }
-        return try await scheduler.result(of: job)
+        let drawn = try await scheduler.result(of: job)
+        if joined { storeJoined(drawn, key: key, options: []) }
+        return drawn.image
     }
 
     /// Starts rendering `component` at low priority, so that a later request finds it cached.
@@ -31,12 +33,14 @@ extension Rasterizer {
         scheduler.deprioritize(key)
     }
 
-    private func work<Component: Rasterizable>(for component: Component, key: CacheKey, geometry: RenderGeometry,
-                                               scale: Double) -> @Sendable (RenderJob) throws -> RenderJob.Drawn {
+    func work<Component: Rasterizable>(for component: Component, key: CacheKey, geometry: RenderGeometry,
+                                       scale: Double) -> @Sendable (RenderJob) throws -> RenderJob.Drawn {
         { [self] job in
             let environment = DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory, isCancelled: { job.isCancelled })
-            let rendered = try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
-            return RenderJob.Drawn(image: rendered.image, children: environment.children.versions, fallback: rendered.fallback)
+            let plan = scheduler.plan(of: job)
+            let rendered = try produce(component, key: key, geometry: geometry, scale: scale, environment: environment,
+                                       job: job, plan: plan)
+            return drawn(rendered, job: job, plan: plan, children: environment.children.versions)
         }
     }
 }

@@ -49,7 +49,7 @@ public final class Rasterizer: Sendable {
 
     deinit { scheduler.shutDown() }
 
-    /// How many asynchronous urgent draws may run at once.
+    /// How many asynchronous urgent draws may run at once; change it with ``setMaxConcurrentDraws(_:)``.
     public var maxConcurrentDraws: Int { scheduler.maxConcurrentDraws }
 
     /// Counters since the rasterizer was made.
@@ -92,34 +92,43 @@ public final class Rasterizer: Sendable {
     }
 
     /// Memory, then a claim on the key: draw it here, or wait for the thread drawing it.
+    /// `options` steer this request only, not the components nested in it.
     func resolveSynchronously<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                                       scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
-        if let entry = cache.memory.entry(for: key.value) {
+                                                       scale: Double, environment: DrawEnvironment,
+                                                       options: RenderOptions = []) throws -> RenderedImage {
+        if options.readTiers.contains(.memory), let entry = cache.memory.entry(for: key.value) {
             counters.count(.memoryHits)
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
-        return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment)
+        if options.contains(.returnCachedDataDontDraw) { return try diskOnlyLookup(key, options: options, environment: environment) }
+        return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment, options: options)
     }
 
     /// A claim on a key memory did not have: draw it here, or wait for the thread drawing it.
     private func resolveMiss<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                                      scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
-        counters.count(.misses)
-        switch scheduler.claim(key: key) {
+                                                      scale: Double, environment: DrawEnvironment, options: RenderOptions = [],
+                                                      joinsRunning: Bool = true) throws -> RenderedImage {
+        if joinsRunning { counters.count(.misses) }
+        switch scheduler.claim(key: key, options: options, joinsRunning: joinsRunning) {
         case .run(let job):
+            let plan = scheduler.plan(of: job)
             let result = Result {
-                try produce(component, key: key, geometry: geometry, scale: scale, environment: environment)
+                try produce(component, key: key, geometry: geometry, scale: scale, environment: environment, job: job, plan: plan)
             }
-            scheduler.finish(job, with: result.map {
-                RenderJob.Drawn(image: $0.image, children: environment.children.versions, fallback: $0.fallback)
-            })
+            scheduler.finish(job, with: result.map { drawn($0, job: job, plan: plan, children: environment.children.versions) })
             return try result.get()
         case .wait(let job):
             counters.count(.coalesced)
             let drawn = try scheduler.waitSynchronously(for: job)
+            guard options.accepts(drawn.origin) else {
+                // The render it joined was served from a tier this request must not read.
+                return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment,
+                                       options: options, joinsRunning: false)
+            }
             environment.children.record(contentsOf: drawn.children)
             if let fallback = drawn.fallback { environment.children.noteFallback(fallback) }
+            storeJoined(drawn, key: key, options: options)
             return RenderedImage(image: drawn.image, key: key, origin: .joined, fallback: drawn.fallback)
         }
     }
@@ -127,15 +136,20 @@ public final class Rasterizer: Sendable {
     /// Draws a render this request has claimed, stores it, and returns it. Run by exactly one
     /// thread per key at a time.
     func produce<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
-                                          scale: Double, environment: DrawEnvironment) throws -> RenderedImage {
+                                          scale: Double, environment: DrawEnvironment,
+                                          job: RenderJob, plan: RenderPlan) throws -> RenderedImage {
         // Another request may have stored it between our cache miss and our claim.
-        if let entry = cache.memory.peek(key.value) {
+        if plan.reads.contains(.memory), let entry = cache.memory.peek(key.value) {
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
         try environment.checkContinuing()
         // Stored by an earlier run or another process: decoded instead of drawn.
-        if let stored = cache.diskHit(for: key) {
+        if plan.reads.contains(.disk), let stored = cache.diskHit(for: key, promoting: false) {
+            // Promoted like a drawn render: not over a newer render (a reload) stored meanwhile.
+            if plan.writes.contains(.memory) {
+                scheduler.storeUnlessSuperseded(job) { cache.memory.insert(stored.image, children: stored.children, for: key) }
+            }
             environment.children.record(contentsOf: stored.children)
             counters.count(.diskHits)
             return RenderedImage(image: stored.image, key: key, origin: .disk)
@@ -166,8 +180,11 @@ public final class Rasterizer: Sendable {
         }
         // The recorder is shared with the enclosing render, so a nested render's list may also
         // name siblings drawn before it: that can only cause an extra redraw, never a stale hit.
-        cache.storeDrawn(image, for: key, children: environment.children.versions,
-                         lifetime: component.diskCacheLifetime)
+        // Unless a newer render of the key (a reload) has replaced this one: its result wins.
+        scheduler.storeUnlessSuperseded(job) {
+            cache.storeDrawn(image, for: key, children: environment.children.versions,
+                             lifetime: component.diskCacheLifetime, in: plan.writes)
+        }
         return RenderedImage(image: image, key: key, origin: .drawn)
     }
 }

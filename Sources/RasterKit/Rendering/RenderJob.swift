@@ -13,8 +13,14 @@ final class RenderJob: @unchecked Sendable {
     let key: CacheKey
     var priority: RenderPriority
     var phase: Phase = .queued
+    /// What the render reads and writes, merged from its requests' options while it is queued;
+    /// fixed once it runs.
+    var plan: RenderPlan
+    /// Set when a later request replaced this job (a reload, or a request that must not read a
+    /// tier this job reads) and it skipped storing its result, which would be the older one.
+    var skippedStore = false
     /// Async requests waiting, by waiter id.
-    var waiters: [UInt64: CheckedContinuation<RasterImage, any Error>] = [:]
+    var waiters: [UInt64: CheckedContinuation<Drawn, any Error>] = [:]
     /// Threads blocked in the synchronous API waiting for this job.
     var synchronousWaiters = 0
     /// Prefetches keep a job alive with no one waiting for it.
@@ -35,11 +41,20 @@ final class RenderJob: @unchecked Sendable {
         /// The fallback the render was made with, if any: a nested request that joins it does
         /// not cache its parent either.
         var fallback: FallbackEvent? = nil
+        /// The tiers holding the image once the render is done: a request that joined it and
+        /// wants another tier written writes that one itself.
+        var heldIn: CacheTiers = .all
+        /// Whether a newer render of the key replaced this one: its image is then stored nowhere.
+        var wasSuperseded = false
+        /// Where the request that ran the job got the image: drawn, or found in a tier.
+        var origin: RenderedImage.Origin = .drawn
     }
 
-    init(key: CacheKey, priority: RenderPriority, work: (@Sendable (RenderJob) throws -> Drawn)?) {
+    init(key: CacheKey, priority: RenderPriority, plan: RenderPlan = RenderPlan([]),
+         work: (@Sendable (RenderJob) throws -> Drawn)?) {
         self.key = key
         self.priority = priority
+        self.plan = plan
         self.work = work
     }
 

@@ -7,9 +7,15 @@ import Foundation
 /// one at a time and only while no urgent job is queued or running. Synchronous requests run
 /// on their caller's thread.
 final class RenderScheduler: @unchecked Sendable {
-    let maxConcurrentDraws: Int
+    /// How many worker threads may run jobs at once; changed at run time by `setMaxConcurrentDraws`.
+    var maxConcurrentDraws: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return maximumThreads
+    }
     /// Guards every field below and every job's mutable fields.
     private let condition = NSCondition()
+    private var maximumThreads: Int
     private var jobs: [StableDigest: RenderJob] = [:]
     private var urgentQueue: [RenderJob] = []
     private var prefetchQueue: [RenderJob] = []
@@ -28,7 +34,7 @@ final class RenderScheduler: @unchecked Sendable {
 
     init(maxConcurrentDraws: Int, onCancelledJob: @escaping @Sendable () -> Void) {
         precondition(maxConcurrentDraws > 0, "maxConcurrentDraws must be at least 1")
-        self.maxConcurrentDraws = maxConcurrentDraws
+        maximumThreads = maxConcurrentDraws
         self.onCancelledJob = onCancelledJob
     }
 
@@ -44,11 +50,17 @@ final class RenderScheduler: @unchecked Sendable {
 
     /// The job for `key`, joined or newly queued; `joined` is true when the request coalesced
     /// with an existing one. Joining a queued prefetch job with an urgent request promotes it.
-    func enqueue(key: CacheKey, priority: RenderPriority, keepAlive: Bool = false,
+    /// A queued job takes on the request's options; a running one is joined only when it serves
+    /// them (see ``RenderPlan/serves(_:)``), and is otherwise replaced by a new job.
+    /// `joinsRunning` false replaces a running job instead (a request looking again, see
+    /// ``RenderOptions/accepts(_:)``).
+    func enqueue(key: CacheKey, priority: RenderPriority, options: RenderOptions = [], joinsRunning: Bool = true,
+                 keepAlive: Bool = false,
                  work: @escaping @Sendable (RenderJob) throws -> RenderJob.Drawn) -> (job: RenderJob, joined: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        if let job = jobs[key.value] {
+        if let job = jobs[key.value], job.isQueued || joinsRunning && job.plan.serves(options) {
+            if job.isQueued { job.plan.merge(options) }
             if keepAlive { job.keepsAlive = true }
             // A running job keeps the priority it was started with: its slot is accounted for.
             if priority > job.priority, job.isQueued {
@@ -59,7 +71,7 @@ final class RenderScheduler: @unchecked Sendable {
             }
             return (job, true)
         }
-        let job = RenderJob(key: key, priority: priority, work: work)
+        let job = RenderJob(key: key, priority: priority, plan: RenderPlan(options), work: work)
         job.keepsAlive = keepAlive
         jobs[key.value] = job
         if priority == .urgent { urgentQueue.append(job) } else { prefetchQueue.append(job) }
@@ -69,14 +81,22 @@ final class RenderScheduler: @unchecked Sendable {
 
     /// Waits for `job`'s result. Cancelling the calling task ends this wait at once with
     /// `CancellationError`; the job itself is cancelled only when no one else wants it.
-    func result(of job: RenderJob) async throws -> RasterImage {
+    func result(of job: RenderJob) async throws -> RenderJob.Drawn {
         let id = makeWaiterID()
+        #if DEBUG
+        // A continuation resumed before its task suspended hands the result over through the
+        // Swift runtime's atomics, which ThreadSanitizer does not see (the runtime is not
+        // instrumented), so it reports the image's pixels as racing with the draw. Taking the
+        // lock `finish` published the result under orders the two where it can see it.
+        // Sanitizer runs are debug builds, as for ``SanitizerVisibleMutex``.
+        defer { passThroughLock() }
+        #endif
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RasterImage, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RenderJob.Drawn, any Error>) in
                 condition.lock()
                 if let result = job.result {
                     condition.unlock()
-                    return continuation.resume(with: result.map(\.image))
+                    return continuation.resume(with: result)
                 }
                 if cancelledWaiters.remove(id) != nil {
                     abandonIfUnwanted(job)
@@ -94,6 +114,12 @@ final class RenderScheduler: @unchecked Sendable {
             condition.unlock()
             continuation?.resume(throwing: CancellationError())
         }
+    }
+
+    /// Takes and releases the lock, for the ordering it gives (see `result(of:)`).
+    private func passThroughLock() {
+        condition.lock()
+        condition.unlock()
     }
 
     private func makeWaiterID() -> UInt64 {
@@ -141,23 +167,26 @@ final class RenderScheduler: @unchecked Sendable {
     }
 
     /// Claims `key` for the calling thread: a queued job is taken over and run here (so a
-    /// nested draw never waits for a worker), a running one is waited for, and otherwise a new
-    /// job is made.
-    func claim(key: CacheKey) -> Claim {
+    /// nested draw never waits for a worker), a running one that serves `options` is waited
+    /// for (unless not `joinsRunning`), and otherwise a new job is made (replacing a running one).
+    func claim(key: CacheKey, options: RenderOptions = [], joinsRunning: Bool = true) -> Claim {
         condition.lock()
         defer { condition.unlock() }
         if let job = jobs[key.value] {
             if job.isQueued {
                 urgentQueue.removeAll { $0 === job }
                 prefetchQueue.removeAll { $0 === job }
+                job.plan.merge(options)
                 job.phase = .running(owner: pthread_self())
                 job.hasSynchronousOwner = true
                 return .run(job)
             }
-            job.synchronousWaiters += 1
-            return .wait(job)
+            if joinsRunning, job.plan.serves(options) {
+                job.synchronousWaiters += 1
+                return .wait(job)
+            }
         }
-        let job = RenderJob(key: key, priority: .urgent, work: nil)
+        let job = RenderJob(key: key, priority: .urgent, plan: RenderPlan(options), work: nil)
         job.phase = .running(owner: pthread_self())
         job.hasSynchronousOwner = true
         jobs[key.value] = job
@@ -208,21 +237,72 @@ final class RenderScheduler: @unchecked Sendable {
         job.waiters = [:]
         condition.broadcast()
         condition.unlock()
-        for continuation in waiters.values { continuation.resume(with: result.map(\.image)) }
+        for continuation in waiters.values { continuation.resume(with: result) }
+    }
+
+    // MARK: Options
+
+    /// What `job` reads and writes; fixed once it runs, which is when its drawer asks.
+    func plan(of job: RenderJob) -> RenderPlan {
+        condition.lock()
+        defer { condition.unlock() }
+        return job.plan
+    }
+
+    /// Runs `store` unless a newer job for the key replaced `job`, whose result must win: under
+    /// the lock, so a replacement cannot start between the check and the store. Returns whether
+    /// it ran. Stores are a memory insertion and a queued disk write: short, and they never
+    /// call back into the scheduler.
+    @discardableResult
+    func storeUnlessSuperseded(_ job: RenderJob, _ store: () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard jobs[job.key.value] === job else {
+            job.skippedStore = true
+            return false
+        }
+        store()
+        return true
+    }
+
+    /// Whether `job` skipped storing its result because a newer job replaced it.
+    func skippedStore(_ job: RenderJob) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return job.skippedStore
+    }
+
+    /// Changes how many worker threads may run jobs at once. Raising it starts threads for
+    /// queued work now; lowering it lets the extra threads end once their current job is done.
+    func setMaxConcurrentDraws(_ count: Int) {
+        precondition(count > 0, "maxConcurrentDraws must be at least 1")
+        condition.lock()
+        defer { condition.unlock() }
+        maximumThreads = count
+        let waiting = urgentQueue.count + (prefetchQueue.isEmpty ? 0 : 1)
+        var available = idleThreads
+        while available < waiting, threads < maximumThreads {
+            startThread()
+            available += 1
+        }
+        condition.broadcast()
     }
 
     // MARK: Worker threads
 
     /// Called with the lock held after work was queued.
     private func wakeWorker() {
-        if idleThreads == 0, threads < maxConcurrentDraws {
-            threads += 1
-            let thread = Thread { [self] in workerLoop() }
-            thread.name = "RasterKit render \(threads)"
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+        if idleThreads == 0, threads < maximumThreads { startThread() }
         condition.broadcast()
+    }
+
+    /// Called with the lock held.
+    private func startThread() {
+        threads += 1
+        let thread = Thread { [self] in workerLoop() }
+        thread.name = "RasterKit render \(threads)"
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 
     /// The next job a worker may start, removed from its queue; nil when none may start now.
@@ -242,7 +322,8 @@ final class RenderScheduler: @unchecked Sendable {
 
     private func workerLoop() {
         condition.lock()
-        while !isShutDown {
+        // A thread over a lowered limit ends between jobs.
+        while !isShutDown, threads <= maximumThreads {
             guard let job = takeNextJob() else {
                 idleThreads += 1
                 condition.wait()

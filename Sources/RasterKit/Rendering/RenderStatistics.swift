@@ -19,6 +19,10 @@ public struct RenderStatistics: Hashable, Sendable {
     /// Times a ``Fallback`` served its secondary component because its primary failed (now or
     /// within its retry interval).
     public var fallbacks = 0
+    /// What the memory cache holds, for debugging; filled in only by
+    /// ``Rasterizer/statistics(listingMemory:)``, so that reading ``Rasterizer/statistics``
+    /// stays a few additions.
+    public var memoryEntries: [MemoryCacheEntryInfo] = []
 
     /// Statistics with every count at zero.
     public init() {}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Which cached renders a removal picks, on either tier: every render of one component type,
+/// or every render stored more than an age ago.
+///
+/// ```swift
+/// try rasterizer.cache.removeAll(where: .typeName("MyApp.Badge"))
+/// try rasterizer.cache.removeAll(where: .olderThan(7 * 24 * 60 * 60))
+/// ```
+///
+/// Age counts from when the render entered the tier: for the disk store, when the entry was
+/// written; for memory, when the image was drawn, decoded from disk or inserted.
+public struct CacheEntryFilter: Hashable, Sendable, CustomStringConvertible {
+    enum Criterion: Hashable, Sendable {
+        case typeName(String)
+        case olderThan(TimeInterval)
+    }
+
+    let criterion: Criterion
+
+    /// Every render of the component type named `name`, fully qualified as in ``CacheKey/typeName``.
+    public static func typeName(_ name: String) -> CacheEntryFilter { CacheEntryFilter(criterion: .typeName(name)) }
+
+    /// Every render stored more than `age` seconds ago (0 picks every render stored before now).
+    public static func olderThan(_ age: TimeInterval) -> CacheEntryFilter { CacheEntryFilter(criterion: .olderThan(age)) }
+
+    /// `type NAME` or `older than N s`.
+    public var description: String {
+        switch criterion {
+        case .typeName(let name): "type \(name)"
+        case .olderThan(let age): "older than \(age.compactDescription) s"
+        }
+    }
+
+    /// Throws ``CacheRemovalError`` for a filter that would be a mistake to run: an empty type
+    /// name, or an age that is negative, NaN or infinite.
+    func validate() throws {
+        switch criterion {
+        case .typeName(let name):
+            if name.isEmpty { throw CacheRemovalError.emptyTypeName }
+        case .olderThan(let age):
+            if !age.isFinite || age < 0 { throw CacheRemovalError.invalidAge(age) }
+        }
+    }
+
+    /// Whether an entry with `key`, stored at `stored` (seconds since 1970), is picked at `now`.
+    func matches(_ key: CacheKey, stored: Double, now: Double) -> Bool {
+        switch criterion {
+        case .typeName(let name): key.typeName == name
+        case .olderThan(let age): stored < now - age
+        }
+    }
+}
+
+/// A removal that was refused before anything was removed.
+public enum CacheRemovalError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// ``CacheEntryFilter/typeName(_:)`` with an empty name, which no component has.
+    case emptyTypeName
+    /// ``CacheEntryFilter/olderThan(_:)`` with an age that is negative, NaN or infinite.
+    case invalidAge(Double)
+    /// A digest that is not 32 hexadecimal digits (``CacheKey/digest``).
+    case invalidDigest(String)
+
+    /// What was refused, and what is accepted.
+    public var description: String {
+        switch self {
+        case .emptyTypeName:
+            "a type name to remove must not be empty"
+        case .invalidAge(let age):
+            "an age to remove must be a finite number of seconds, 0 or more, not \(age)"
+        case .invalidDigest(let text):
+            "'\(text)' is not a cache key digest: expected 32 hexadecimal digits"
+        }
+    }
+}
+
+extension StableDigest {
+    /// Parses exactly 32 hexadecimal digits (either case), or throws ``CacheRemovalError/invalidDigest(_:)``:
+    /// unlike `init?(hex:)`, no sign or other character gets through.
+    static func parsing(_ text: String) throws -> StableDigest {
+        guard text.utf8.count == 32, text.utf8.allSatisfy({ byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }), let digest = StableDigest(hex: text) else { throw CacheRemovalError.invalidDigest(text) }
+        return digest
+    }
+}

@@ -1,0 +1,130 @@
+extension Rasterizer {
+    /// Like ``render(_:size:scale:)``, with `options` steering how this request uses the cache
+    /// tiers (components nested in it use the cache as usual).
+    ///
+    /// ```swift
+    /// let fresh = try rasterizer.render(badge, size: size, scale: 2, options: .reloadIgnoringCachedData)
+    /// let huge = try rasterizer.render(poster, size: Size(width: 4000, height: 3000), options: [.disableMemoryCacheWrites])
+    /// ```
+    ///
+    /// - Throws: ``RenderError/notCached(key:)`` when ``RenderOptions/returnCachedDataDontDraw``
+    ///   finds nothing; ``RenderError/conflictingOptions(_:reason:)`` for options no request can
+    ///   honour; and what ``render(_:size:scale:)`` throws.
+    public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1,
+                                                options: RenderOptions) throws -> RenderedImage {
+        try options.validate()
+        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
+        let key = cacheKey(for: component, size: size, scale: scale)
+        return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
+                                        environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory),
+                                        options: options)
+    }
+
+    /// Like ``image(for:size:scale:)``, with `options` steering how this request uses the cache.
+    public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
+                                               options: RenderOptions) throws -> RasterImage {
+        try render(component, size: size, scale: scale, options: options).image
+    }
+
+    /// Like ``image(for:size:scale:priority:)``, with `options` steering how this request uses
+    /// the cache. A ``RenderOptions/returnCachedDataDontDraw`` lookup reads the disk store on
+    /// the calling task rather than queueing.
+    public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
+                                               priority: RenderPriority, options: RenderOptions) async throws -> RasterImage {
+        try await render(component, size: size, scale: scale, priority: priority, options: options).image
+    }
+
+    /// The asynchronous ``render(_:size:scale:options:)``: drawn on RasterKit's render threads
+    /// at `priority` when it is not cached, and says where the image came from.
+    public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1,
+                                                priority: RenderPriority, options: RenderOptions = []) async throws -> RenderedImage {
+        try options.validate()
+        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
+        let key = cacheKey(for: component, size: size, scale: scale)
+        if options.readTiers.contains(.memory), let image = memoryHit(key.value) {
+            return RenderedImage(image: image, key: key, origin: .memory)
+        }
+        try Task.checkCancellation()
+        if options.contains(.returnCachedDataDontDraw) {
+            return try diskOnlyLookup(key, options: options, environment: nil)
+        }
+        counters.count(.misses)
+        var joinsRunning = true
+        while true {
+            let (job, joined) = scheduler.enqueue(key: key, priority: priority, options: options, joinsRunning: joinsRunning,
+                                                  work: work(for: component, key: key, geometry: geometry, scale: scale))
+            if joined { counters.count(.coalesced) }
+            let drawn = try await scheduler.result(of: job)
+            guard joined else { return RenderedImage(image: drawn.image, key: key, origin: drawn.origin) }
+            // The render it joined was served from a tier this request must not read: once more,
+            // on a render of its own (a queued one it joins reads only what it may).
+            guard options.accepts(drawn.origin) else {
+                joinsRunning = false
+                continue
+            }
+            storeJoined(drawn, key: key, options: options)
+            return RenderedImage(image: drawn.image, key: key, origin: .joined)
+        }
+    }
+
+    /// Changes how many asynchronous urgent draws may run at once, while requests come and go.
+    /// Raising it starts draws that are queued now; lowering it lets the draws running finish,
+    /// and no new one starts until fewer than `count` run.
+    ///
+    /// - Throws: ``InvalidLimitError`` when `count` is less than 1; the limit is then unchanged.
+    public func setMaxConcurrentDraws(_ count: Int) throws {
+        try InvalidLimitError.check(count, "maxConcurrentDraws", minimum: 1)
+        scheduler.setMaxConcurrentDraws(count)
+    }
+
+    // MARK: Internals
+
+    /// A cache-only request that memory did not serve: the disk store (when the options let it
+    /// read there), or ``RenderError/notCached(key:)``.
+    func diskOnlyLookup(_ key: CacheKey, options: RenderOptions, environment: DrawEnvironment?) throws -> RenderedImage {
+        counters.count(.misses)
+        if options.readTiers.contains(.disk),
+           let stored = cache.diskHit(for: key, promoting: options.writeTiers.contains(.memory)) {
+            counters.count(.diskHits)
+            environment?.children.record(contentsOf: stored.children)
+            return RenderedImage(image: stored.image, key: key, origin: .disk)
+        }
+        throw RenderError.notCached(key: key)
+    }
+
+    /// The shared result of a render this request ran: where the image now lives, and whether a
+    /// newer render replaced it.
+    func drawn(_ rendered: RenderedImage, job: RenderJob, plan: RenderPlan, children: [ComponentVersion]) -> RenderJob.Drawn {
+        let superseded = scheduler.skippedStore(job)
+        let heldIn: CacheTiers = switch rendered.origin {
+        case .memory: .memory
+        case .fallback: []
+        case .disk: superseded ? .disk : plan.writes.intersection(.memory).union(.disk)
+        default: superseded ? [] : plan.writes
+        }
+        return RenderJob.Drawn(image: rendered.image, children: children, fallback: rendered.fallback, heldIn: heldIn,
+                               wasSuperseded: superseded, origin: rendered.origin)
+    }
+
+    /// Writes a joined render to the tiers this request wants and the render it joined did not
+    /// write. Only where the key is still absent: a newer render stored meanwhile wins.
+    func storeJoined(_ drawn: RenderJob.Drawn, key: CacheKey, options: RenderOptions) {
+        // A fallback's image is never cached under the render's key.
+        guard !drawn.wasSuperseded, drawn.fallback == nil else { return }
+        let missing = options.writeTiers.subtracting(drawn.heldIn)
+        if missing.contains(.memory) { cache.memory.insertIfAbsent(drawn.image, children: drawn.children, for: key) }
+        if missing.contains(.disk), let disk = cache.disk, !disk.contains(key) {
+            disk.store(drawn.image, for: key, children: drawn.children, lifetime: nil)
+        }
+    }
+}
+
+extension Rasterizer {
+    /// ``statistics``, and with `listingMemory` what the memory cache holds (keys, bytes, when
+    /// each was stored and last used: ``MemoryCache/entries``) in ``RenderStatistics/memoryEntries``.
+    public func statistics(listingMemory: Bool) -> RenderStatistics {
+        var statistics = statistics
+        if listingMemory { statistics.memoryEntries = cache.memory.entries }
+        return statistics
+    }
+}
