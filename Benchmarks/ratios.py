@@ -178,6 +178,11 @@ def fresh_checks(results):
          lambda r, s=subject: ratio(wall_ns(r, f"{s}: cold (new folder, new store)"), wall_ns(r, f"{s}: warm store, new folder")),
          "{:.1f}×", lambda v: v >= 10, "≥ 10×")
         for subject in subjects
+    ] + [
+        (16, f"{subject}: warm store into a new folder ÷ cp -r of the same files",
+         lambda r, s=subject: ratio(wall_ns(r, f"{s}: warm store, new folder"), wall_ns(r, f"{s}: cp -r of the outputs into a new folder (baseline)")),
+         "{:.2f}×", lambda v: v <= 1.5, "≤ 1.5× (the speed of a copy)")
+        for subject in subjects
     ]
     checks.append((16, "--no-cache showcase: existing folder ÷ new folder",
                    lambda r: ratio(wall_ns(r, "no-cache showcase: into an existing folder"), wall_ns(r, "no-cache showcase: into a new folder")),

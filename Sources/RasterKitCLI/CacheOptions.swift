@@ -40,6 +40,12 @@ struct CacheOptions: ParsableArguments {
     /// Bytes of decoded renders a batch keeps in memory.
     static let batchMemoryLimit = 64 << 20
 
+    /// Whether a run will probably draw most of its outputs: without a store, or with a store
+    /// that does not exist yet (a first run).
+    var isLikelyToDraw: Bool {
+        noCache || !FileManager.default.fileExists(atPath: cache ?? DiskCache.defaultURL.path)
+    }
+
     /// Whether outputs already written and unchanged may be left alone.
     var reusesUpToDateOutputs: Bool { !noCache }
 

@@ -84,8 +84,9 @@ struct RenderCommand: ParsableCommand {
             RenderReport(summary: summary, shard: shard, files: record.fileCount).print(json: json)
             return
         }
-        // Fonts load on another processor while this one reads the manifest.
-        FontLibrary.preload()
+        // Fonts load on another processor while this one reads the manifest, when drawing is
+        // likely: with a store, most outputs come from it and fonts are loaded on first use.
+        if caching.isLikelyToDraw { FontLibrary.preload() }
         let manifest: Manifest
         let plan: BatchPlan
         do {
