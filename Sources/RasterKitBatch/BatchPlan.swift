@@ -31,9 +31,8 @@ public struct BatchPlan: Sendable {
     public init(items: [BatchItem], format: ExportFormat, catalogName: String = "Assets",
                 shard: Shard = .whole) throws(BatchPlanError) {
         var builder = BatchPlanBuilder(format: format, catalog: "\(catalogName).xcassets", shard: shard)
-        if format == .xcassets, shard.includes(builder.catalog + "/Contents.json") {
-            builder.plan.files.append(BatchFile(path: builder.catalog + "/Contents.json",
-                                                contents: XCAssetsExport.catalogContents(), source: catalogName))
+        for file in format.layout.planFiles(catalog: builder.catalog, catalogName: catalogName) where shard.includes(file.path) {
+            builder.plan.files.append(file)
         }
         for item in items { try builder.add(item) }
         self = builder.plan

@@ -1,7 +1,9 @@
 import RasterKit
 import Foundation
 
-/// Lays out the files of items in one format: names, folders, encoders, fingerprints and shards.
+/// Builds a plan of items in one format: what every format shares (checked and claimed paths,
+/// shards, previews, outputs keyed before rendering); the format's ``OutputLayout`` decides
+/// names, folders and encoders.
 struct BatchPlanBuilder {
     let format: ExportFormat
     /// `<name>.xcassets`.
@@ -17,76 +19,38 @@ struct BatchPlanBuilder {
         self.shard = shard
     }
 
+    /// Adds every file of `item` in this builder's format.
     mutating func add(_ item: BatchItem) throws(BatchPlanError) {
         let scales = item.scales.uniqued()
-        for scale in scales where !format.supports(scale: scale) {
+        let layout = format.layout
+        for scale in scales where !layout.supports(scale: scale) {
             throw .unsupportedScale(format: format, scale: scale, item: item.source)
         }
         let previewScale = BatchPreview.scale(among: scales)
         for size in item.sizes.uniqued() {
-            let variant = item.variant(size)
-            let base = item.baseName(for: size)
-            switch format {
-            case .png:
-                for scale in scales {
-                    let path = BatchItem.pngName(base, scale: scale)
-                    try claim(path, by: item)
-                    guard shard.includes(path) else { continue }
-                    try addImage(path, item, variant, size, scale, ninePatch: false, preview: scale == previewScale)
-                }
-            case .xcassets:
-                try addImageSet(base, item, variant, size, scales, previewScale: previewScale)
-            case .ninepatch:
-                let isResizable = variant.component.capInsets != nil
-                for scale in scales {
-                    let folder = "drawable-" + (NinePatchExport.density(for: scale) ?? "nodpi")
-                    let path = folder + "/" + NinePatchExport.resourceName(base) + (isResizable ? ".9.png" : ".png")
-                    try claim(path, by: item)
-                    guard shard.includes(path) else { continue }
-                    try addImage(path, item, variant, size, scale, ninePatch: isResizable, preview: scale == previewScale)
-                }
-            }
+            try layout.add(item, size: size, scales: scales, previewScale: previewScale, to: &self)
         }
     }
 
-    /// One image set: its PNGs and its `Contents.json` belong to one shard together.
-    private mutating func addImageSet(_ base: String, _ item: BatchItem, _ variant: BatchItem.Variant, _ size: Size,
-                                      _ scales: [Double], previewScale: Double) throws(BatchPlanError) {
-        let folder = "\(catalog)/\(base).imageset"
-        try claim(folder, by: item)
-        guard shard.includes(folder) else { return }
-        var images: [XCAssetsExport.Image] = []
-        for scale in scales.sorted() {
-            let name = BatchItem.pngName(base, scale: scale)
-            var slices: XCAssetsExport.Slices?
-            if let caps = variant.component.capInsets {
-                let pixels = try Self.pixelSize(of: variant.component, size: size, scale: scale, item: item)
-                slices = XCAssetsExport.slices(caps: caps, scale: scale, pixelWidth: pixels.width, pixelHeight: pixels.height)
-            }
-            images.append(XCAssetsExport.Image(filename: name, scale: scale, slices: slices))
-            try addImage(folder + "/" + name, item, variant, size, scale, ninePatch: false, preview: scale == previewScale)
-        }
-        plan.files.append(BatchFile(path: folder + "/Contents.json", contents: XCAssetsExport.imageSetContents(images),
-                                    source: item.source))
-    }
-
-    private mutating func addImage(_ path: String, _ item: BatchItem, _ variant: BatchItem.Variant, _ size: Size,
-                                   _ scale: Double, ninePatch: Bool, preview: Bool) throws(BatchPlanError) {
+    /// Adds the image at `path`: `variant` at `size` and `scale`, encoded by `encoder`, and the
+    /// item's preview when `preview` (its file has a nine-patch border when `hasNinePatchBorder`).
+    mutating func addImage(_ path: String, _ item: BatchItem, _ variant: BatchItem.Variant, _ size: Size,
+                           _ scale: Double, encoder: any BatchEncoder, preview: Bool,
+                           hasNinePatchBorder: Bool = false) throws(BatchPlanError) {
         _ = try Self.pixelSize(of: variant.component, size: size, scale: scale, item: item)
         let component = variant.component
-        let encoder: any BatchEncoder = ninePatch
-            ? NinePatchBatchEncoder(contentInsets: variant.contentInsets) : PNGBatchEncoder()
         plan.outputs.append(BatchOutput(path: path, source: item.source, size: size, scale: scale, encoder: encoder) {
             component
         })
         if preview {
             let label = String(path.split(separator: "/").last ?? Substring(path))
             plan.previews.append(BatchPreview(source: item.source, label: label, path: path, size: size, scale: scale,
-                                              capInsets: component.capInsets, hasNinePatchBorder: ninePatch))
+                                              capInsets: component.capInsets, hasNinePatchBorder: hasNinePatchBorder))
         }
     }
 
-    private mutating func claim(_ path: String, by item: BatchItem) throws(BatchPlanError) {
+    /// Gives `path` to `item`, or throws when another item has it (or one differing only in case).
+    mutating func claim(_ path: String, by item: BatchItem) throws(BatchPlanError) {
         let checked: OutputPath
         do { checked = try OutputPath(path) } catch { throw .invalidOutputPath(item: item.source, reason: error.description) }
         do {

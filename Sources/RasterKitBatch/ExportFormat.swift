@@ -11,22 +11,10 @@ public enum ExportFormat: String, Hashable, Sendable, CaseIterable, Codable, Cus
 
     /// Whether the format can hold images at `scale`: any for PNG; 1x, 2x and 3x in an asset
     /// catalog; the Android densities (0.75, 1, 1.5, 2, 3, 4) for nine-patch drawables.
-    public func supports(scale: Double) -> Bool {
-        switch self {
-        case .png: scale.isFinite && scale > 0
-        case .xcassets: [1, 2, 3].contains(scale)
-        case .ninepatch: NinePatchExport.density(for: scale) != nil
-        }
-    }
+    public func supports(scale: Double) -> Bool { layout.supports(scale: scale) }
 
     /// The scales ``supports(scale:)`` accepts, for messages.
-    public var supportedScales: String {
-        switch self {
-        case .png: "any scale greater than 0"
-        case .xcassets: "1, 2 and 3"
-        case .ninepatch: "0.75, 1, 1.5, 2, 3 and 4 (ldpi to xxxhdpi)"
-        }
-    }
+    public var supportedScales: String { layout.supportedScales }
 
     public var description: String { rawValue }
 }

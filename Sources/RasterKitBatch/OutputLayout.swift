@@ -1,0 +1,109 @@
+import RasterKit
+
+/// How one output format lays out an item's files: their names and folders, their encoders, and
+/// the small files that describe them. Each format is one small conforming type
+/// (``PNGLayout``, ``AssetCatalogLayout``, ``NinePatchLayout``); ``ExportFormat`` names them in
+/// manifests and on the command line, and ``BatchPlanBuilder`` does what all of them share
+/// (claiming paths, shards, previews).
+protocol OutputLayout: Sendable {
+    /// Whether the format can hold images at `scale`.
+    func supports(scale: Double) -> Bool
+    /// The scales ``supports(scale:)`` accepts, for messages.
+    var supportedScales: String { get }
+    /// Files written once for a whole plan, whatever its items (an asset catalog's root
+    /// `Contents.json`), before the items' files.
+    func planFiles(catalog: String, catalogName: String) -> [BatchFile]
+    /// Adds the files of `item` at `size` (one item, one size, every scale) to `builder`.
+    func add(_ item: BatchItem, size: Size, scales: [Double], previewScale: Double,
+             to builder: inout BatchPlanBuilder) throws(BatchPlanError)
+}
+
+extension OutputLayout {
+    /// Most formats write nothing beside their images.
+    func planFiles(catalog: String, catalogName: String) -> [BatchFile] { [] }
+}
+
+extension ExportFormat {
+    /// The type that lays this format's files out.
+    var layout: any OutputLayout {
+        switch self {
+        case .png: PNGLayout()
+        case .xcassets: AssetCatalogLayout()
+        case .ninepatch: NinePatchLayout()
+        }
+    }
+}
+
+/// `<component>-<state>[-<W>x<H>][@<S>x].png` in the output folder, at any scale.
+struct PNGLayout: OutputLayout {
+    func supports(scale: Double) -> Bool { scale.isFinite && scale > 0 }
+    var supportedScales: String { "any scale greater than 0" }
+
+    func add(_ item: BatchItem, size: Size, scales: [Double], previewScale: Double,
+             to builder: inout BatchPlanBuilder) throws(BatchPlanError) {
+        let variant = item.variant(size), base = item.baseName(for: size)
+        for scale in scales {
+            let path = BatchItem.pngName(base, scale: scale)
+            try builder.claim(path, by: item)
+            guard builder.shard.includes(path) else { continue }
+            try builder.addImage(path, item, variant, size, scale, encoder: PNGBatchEncoder(), preview: scale == previewScale)
+        }
+    }
+}
+
+/// An Xcode asset catalog: one image set per component, state and size, with every scale and,
+/// for components with caps, Xcode's `resizing` slices. An image set's PNGs and `Contents.json`
+/// go to one shard together.
+struct AssetCatalogLayout: OutputLayout {
+    func supports(scale: Double) -> Bool { [1, 2, 3].contains(scale) }
+    var supportedScales: String { "1, 2 and 3" }
+
+    func planFiles(catalog: String, catalogName: String) -> [BatchFile] {
+        [BatchFile(path: catalog + "/Contents.json", contents: XCAssetsExport.catalogContents(), source: catalogName)]
+    }
+
+    func add(_ item: BatchItem, size: Size, scales: [Double], previewScale: Double,
+             to builder: inout BatchPlanBuilder) throws(BatchPlanError) {
+        let variant = item.variant(size), base = item.baseName(for: size)
+        let folder = "\(builder.catalog)/\(base).imageset"
+        try builder.claim(folder, by: item)
+        guard builder.shard.includes(folder) else { return }
+        var images: [XCAssetsExport.Image] = []
+        for scale in scales.sorted() {
+            let name = BatchItem.pngName(base, scale: scale)
+            var slices: XCAssetsExport.Slices?
+            if let caps = variant.component.capInsets {
+                let pixels = try BatchPlanBuilder.pixelSize(of: variant.component, size: size, scale: scale, item: item)
+                slices = XCAssetsExport.slices(caps: caps, scale: scale, pixelWidth: pixels.width, pixelHeight: pixels.height)
+            }
+            images.append(XCAssetsExport.Image(filename: name, scale: scale, slices: slices))
+            try builder.addImage(folder + "/" + name, item, variant, size, scale, encoder: PNGBatchEncoder(),
+                                 preview: scale == previewScale)
+        }
+        builder.plan.files.append(BatchFile(path: folder + "/Contents.json", contents: XCAssetsExport.imageSetContents(images),
+                                            source: item.source))
+    }
+}
+
+/// Android drawables in density folders (`drawable-xhdpi/…`), named as Android resources: a
+/// `.9.png` with stretch and content markers for a component with caps, a plain `.png` otherwise.
+struct NinePatchLayout: OutputLayout {
+    func supports(scale: Double) -> Bool { NinePatchExport.density(for: scale) != nil }
+    var supportedScales: String { "0.75, 1, 1.5, 2, 3 and 4 (ldpi to xxxhdpi)" }
+
+    func add(_ item: BatchItem, size: Size, scales: [Double], previewScale: Double,
+             to builder: inout BatchPlanBuilder) throws(BatchPlanError) {
+        let variant = item.variant(size), base = item.baseName(for: size)
+        let isResizable = variant.component.capInsets != nil
+        let encoder: any BatchEncoder = isResizable
+            ? NinePatchBatchEncoder(contentInsets: variant.contentInsets) : PNGBatchEncoder()
+        for scale in scales {
+            let folder = "drawable-" + (NinePatchExport.density(for: scale) ?? "nodpi")
+            let path = folder + "/" + NinePatchExport.resourceName(base) + (isResizable ? ".9.png" : ".png")
+            try builder.claim(path, by: item)
+            guard builder.shard.includes(path) else { continue }
+            try builder.addImage(path, item, variant, size, scale, encoder: encoder, preview: scale == previewScale,
+                                 hasNinePatchBorder: isResizable)
+        }
+    }
+}
