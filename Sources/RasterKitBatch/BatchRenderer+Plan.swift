@@ -25,6 +25,12 @@ extension BatchRenderer {
     /// same bytes is left alone; one that cannot be written is a failure in the summary.
     public func run(_ plan: BatchPlan, into directory: URL,
                     progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        run(plan, into: directory, progress: progress, previews: nil)
+    }
+
+    /// `run(_:into:progress:)` of a plan, keeping thumbnails of the plan's previews in `previews`.
+    func run(_ plan: BatchPlan, into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
+             previews: PreviewCollector?) -> BatchSummary {
         var failures: [BatchSummary.Failure] = []
         // Folders that hold only catalog files (an .xcassets root) are swept here; run(_:into:)
         // sweeps the folders of the images.
@@ -38,7 +44,7 @@ extension BatchRenderer {
                 failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
             }
         }
-        var summary = run(plan.outputs, into: directory, progress: progress)
+        var summary = run(plan.outputs, into: directory, progress: progress, previews: previews)
         guard !failures.isEmpty else { return summary }
         summary.total += failures.count
         summary.failed += failures.count

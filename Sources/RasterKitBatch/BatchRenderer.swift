@@ -81,6 +81,12 @@ public final class BatchRenderer: Sendable {
     /// call at a time.
     public func run(_ outputs: [BatchOutput], into directory: URL,
                     progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        run(outputs, into: directory, progress: progress, previews: nil)
+    }
+
+    /// ``run(_:into:progress:)``, keeping thumbnails of the outputs `previews` wants.
+    func run(_ outputs: [BatchOutput], into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
+             previews: PreviewCollector?) -> BatchSummary {
         let clock = ContinuousClock()
         let start = clock.now
         let units = BatchWorkUnits(outputs)
@@ -105,7 +111,7 @@ public final class BatchRenderer: Sendable {
                 guard claimed < units.groups.count else { break }
                 for claimedIndex in units.groups[claimed] {
                     let output = outputs[claimedIndex]
-                    tally.record(output, produce(output, into: files, index: index))
+                    tally.record(output, produce(output, into: files, index: index, previews: previews))
                 }
             }
         }
@@ -169,8 +175,8 @@ public final class BatchRenderer: Sendable {
 
     /// Writes one output, unless its file is already up to date: with the bytes the render store
     /// kept for it when it has them, else rendered (through the cache) and encoded.
-    private func produce(_ output: BatchOutput, into files: FolderWriter,
-                         index: BatchOutputIndex?) -> BatchTally.Outcome {
+    private func produce(_ output: BatchOutput, into files: FolderWriter, index: BatchOutputIndex?,
+                         previews: PreviewCollector?) -> BatchTally.Outcome {
         let stamp = index == nil ? nil : output.sourceStamp?()
         if let index, let stamp, index.isUpToDate(output.path, sourceStamp: stamp) { return .cached }
         // A key or fingerprint that cannot be made means rendering will fail too, and say why.
@@ -194,6 +200,7 @@ public final class BatchRenderer: Sendable {
                let kept = store.encodedOutput(for: key, encoding: encoder.identifier) {
                 let written = try files.write(kept, to: output.path, keepingIdenticalFile: true)
                 index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
+                previews?.keep(output.path, fileBytes: kept)
                 return .cached
             }
             let rendered = try output.render(rasterizer)
@@ -204,6 +211,7 @@ public final class BatchRenderer: Sendable {
                                         for: rendered.key)
             }
             let written = try files.write(data, to: output.path, keepingIdenticalFile: true)
+            previews?.keep(output.path, render: rendered.image)
             // A fallback's file is not up to date: the next run tries the primary again.
             let fellBack = rendered.origin == .fallback
             index?.record(output.path, fingerprint: fellBack ? nil : fingerprint, sourceStamp: fellBack ? nil : stamp,

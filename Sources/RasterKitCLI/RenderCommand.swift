@@ -69,53 +69,42 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let start = ContinuousClock.now
         let shard = try sharding.resolved(environment: ProcessInfo.processInfo.environment)
         let directory = URL(fileURLWithPath: out)
-        // An unchanged manifest whose last run into this folder left every output in place is
-        // known by its record, without loading it. --no-cache and a contact sheet always run.
-        let invocation = caching.reusesUpToDateOutputs && contactSheet == nil
-            ? ManifestRunRecord.invocation(manifest: URL(fileURLWithPath: self.manifest), format: format?.format, shard: shard)
-            : nil
-        if let invocation, let record = ManifestRunRecord.upToDate(in: directory, invocation: invocation) {
-            let elapsed = (ContinuousClock.now - start) / .seconds(1)
-            let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount, failed: 0,
-                                       seconds: elapsed, failures: [])
-            RenderReport(summary: summary, shard: shard, files: record.fileCount).print(json: json)
-            return
-        }
+        let run = ManifestRun(manifest: URL(fileURLWithPath: manifest), outputDirectory: directory, format: format?.format,
+                              shard: shard, loadingLimits: limits.manifestLoadingLimits,
+                              reusesUpToDateOutputs: caching.reusesUpToDateOutputs,
+                              contactSheet: contactSheet.map { URL(fileURLWithPath: $0) })
         // Fonts load on another processor while this one reads the manifest, when drawing is
         // likely: with a store, most outputs come from it and fonts are loaded on first use.
         if caching.isLikelyToDraw { FontLibrary.preload() }
-        let manifest: Manifest
-        let plan: BatchPlan
+        let prepared: PreparedManifestRun
         do {
-            manifest = try Manifest(contentsOf: URL(fileURLWithPath: self.manifest), limits: limits.manifestLoadingLimits)
-            plan = try manifest.plan(format: format?.format, shard: shard)
+            switch try run.prepare() {
+            case .upToDate(let result):
+                RenderReport(summary: result.summary, shard: shard, files: result.files).print(json: json)
+                return
+            case .ready(let ready):
+                prepared = ready
+            }
         } catch {
             report(error)
         }
         do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
-        ManifestRunRecord.forget(in: directory)
 
         // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
-        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: manifest.limits)) { renderer, progress in
-            renderer.run(plan, into: directory, progress: progress.update)
+        var result: ManifestRunResult?
+        _ = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: prepared.manifest.limits)) { renderer, progress in
+            let made = prepared.render(with: renderer, progress: progress.update)
+            result = made
+            return made.summary
         }
-        if let invocation, summary.failed == 0 { ManifestRunRecord.remember(plan, invocation: invocation, in: directory) }
-
-        var report = RenderReport(summary: summary, shard: shard, files: plan.files.count)
-        if let contactSheet {
-            do {
-                try RenderContactSheet.write(title: manifest.name, previews: plan.previews, from: directory,
-                                             to: URL(fileURLWithPath: contactSheet))
-                report.contactSheet = contactSheet
-            } catch {
-                report.contactSheetError = "cannot write the contact sheet '\(contactSheet)': \(error)"
-            }
-        }
+        guard let result else { return }
+        var report = RenderReport(summary: result.summary, shard: shard, files: result.files)
+        report.contactSheet = result.contactSheet.map { _ in contactSheet ?? "" }
+        report.contactSheetError = result.contactSheetError
         report.print(json: json)
-        if summary.failed > 0 || report.contactSheetError != nil { throw ExitStatus.partialFailure }
+        if result.summary.failed > 0 || result.contactSheetError != nil { throw ExitStatus.partialFailure }
     }
 
     // MARK: Failing before anything is written

@@ -1,0 +1,135 @@
+import RasterKit
+import Foundation
+
+/// `rasterkit render` as a library call: a manifest rendered into a folder, incrementally.
+///
+/// A run has two steps, so the caller can act between them (check the output folder, make its
+/// renderer): ``prepare()`` loads and plans the manifest — unless the folder's record says the
+/// last identical run left every input and output as they are, which is answered without loading
+/// anything — and ``PreparedManifestRun/render(with:progress:)`` renders the plan, records the
+/// run for the next one, and draws the contact sheet from thumbnails the workers made of the
+/// images they already held.
+///
+/// ```swift
+/// let run = ManifestRun(manifest: URL(fileURLWithPath: "assets.yaml"), outputDirectory: URL(fileURLWithPath: "build/assets"),
+///                       contactSheet: URL(fileURLWithPath: "build/assets.png"))
+/// switch try run.prepare() {
+/// case .upToDate(let result): print("nothing to do: \(result.summary.total) outputs")
+/// case .ready(let prepared):
+///     let result = prepared.render(with: BatchRenderer(rasterizer: Rasterizer(limits: prepared.manifest.limits)))
+///     print(result.summary.drawn, "drawn")
+/// }
+/// ```
+public struct ManifestRun: Sendable {
+    /// The manifest file (YAML or JSON).
+    public var manifest: URL
+    /// The folder the outputs are written into.
+    public var outputDirectory: URL
+    /// The one format every component is written in; nil: the formats each component names.
+    public var format: ExportFormat?
+    /// The part of the outputs this run writes.
+    public var shard: Shard
+    /// The limits the manifest is read under (its own `limits:` section can only lower them).
+    public var loadingLimits: ResourceLimits
+    /// Whether a run identical to the last one, with every input and output unchanged, is
+    /// answered from the folder's record without loading the manifest (and outputs whose files
+    /// are up to date left alone, when the renderer reuses them).
+    public var reusesUpToDateOutputs: Bool
+    /// Where to write a contact sheet of every component state and SVG; nil for none.
+    public var contactSheet: URL?
+
+    /// A run of `manifest` into `outputDirectory`.
+    public init(manifest: URL, outputDirectory: URL, format: ExportFormat? = nil, shard: Shard = .whole,
+                loadingLimits: ResourceLimits = .default, reusesUpToDateOutputs: Bool = true, contactSheet: URL? = nil) {
+        self.manifest = manifest
+        self.outputDirectory = outputDirectory
+        self.format = format
+        self.shard = shard
+        self.loadingLimits = loadingLimits
+        self.reusesUpToDateOutputs = reusesUpToDateOutputs
+        self.contactSheet = contactSheet
+    }
+
+    /// What ``prepare()`` found.
+    public enum Preparation: Sendable {
+        /// The last identical run left everything in place: nothing was loaded or written.
+        case upToDate(ManifestRunResult)
+        /// The manifest is loaded and planned, ready to render.
+        case ready(PreparedManifestRun)
+    }
+
+    /// Loads and plans the manifest, unless the folder's record shows the run is up to date (never
+    /// with a contact sheet to draw). Nothing is written.
+    ///
+    /// - Throws: ``ManifestError`` with every problem of the manifest, each at its line and column.
+    public func prepare() throws(ManifestError) -> Preparation {
+        let start = ContinuousClock.now
+        let invocation = reusesUpToDateOutputs && contactSheet == nil
+            ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard) : nil
+        if let invocation, let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) {
+            let elapsed = (ContinuousClock.now - start) / .seconds(1)
+            let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount, failed: 0,
+                                       seconds: elapsed, failures: [])
+            return .upToDate(ManifestRunResult(summary: summary, files: record.fileCount))
+        }
+        let loaded = try Manifest(contentsOf: manifest, limits: loadingLimits)
+        let plan = try loaded.plan(format: format, shard: shard)
+        return .ready(PreparedManifestRun(run: self, manifest: loaded, plan: plan, invocation: invocation))
+    }
+}
+
+/// A manifest loaded and planned by ``ManifestRun/prepare()``, ready to render.
+public struct PreparedManifestRun: Sendable {
+    /// The run it was prepared for.
+    public let run: ManifestRun
+    /// The checked manifest; its ``Manifest/limits`` are what its renders should be held to.
+    public let manifest: Manifest
+    /// Every output, file and preview of the run.
+    public let plan: BatchPlan
+    /// The run's identity for its record; nil when runs are not recorded.
+    let invocation: String?
+
+    /// Renders the plan into the output folder with `renderer`, then records the run (when every
+    /// output was written) and writes the contact sheet. The folder's old record is removed first,
+    /// so an interrupted run leaves none. `progress` is called after each output.
+    public func render(with renderer: BatchRenderer,
+                       progress: (@Sendable (BatchProgress) -> Void)? = nil) -> ManifestRunResult {
+        let directory = run.outputDirectory
+        ManifestRunRecord.forget(in: directory)
+        let previews = run.contactSheet == nil ? nil : PreviewCollector(plan.previews)
+        let summary = renderer.run(plan, into: directory, progress: progress, previews: previews)
+        if let invocation, summary.failed == 0 { ManifestRunRecord.remember(plan, invocation: invocation, in: directory) }
+        var result = ManifestRunResult(summary: summary, files: plan.files.count)
+        if let destination = run.contactSheet, let previews {
+            do {
+                let sheet = try ContactSheet.manifestSheet(title: manifest.name, previews: plan.previews,
+                                                           thumbnails: previews.thumbnails, directory: directory)
+                try AtomicFileWriter.write(try sheet.pngData(), to: destination.path)
+                result.contactSheet = destination
+            } catch {
+                result.contactSheetError = "cannot write the contact sheet '\(destination.path)': \(error)"
+            }
+        }
+        return result
+    }
+}
+
+/// What a ``ManifestRun`` did.
+public struct ManifestRunResult: Sendable {
+    /// The batch's counts and failures (for a run found up to date: every output cached).
+    public var summary: BatchSummary
+    /// Files written beside the images (asset catalogs' `Contents.json`).
+    public var files: Int
+    /// The contact sheet written, if one was asked for and could be.
+    public var contactSheet: URL?
+    /// Why the contact sheet asked for could not be written.
+    public var contactSheetError: String?
+
+    /// A result of `summary` and `files`, with no contact sheet.
+    public init(summary: BatchSummary, files: Int, contactSheet: URL? = nil, contactSheetError: String? = nil) {
+        self.summary = summary
+        self.files = files
+        self.contactSheet = contactSheet
+        self.contactSheetError = contactSheetError
+    }
+}
