@@ -63,7 +63,15 @@ let package = Package(
         .testTarget(
             name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe"],
             exclude: ["Fixtures"]),
+        // What the test targets share: running the built `rasterkit`, synthetic bitmaps, temporary folders.
+        .target(name: "RasterKitTestSupport", dependencies: ["RasterKit"], path: "Tests/RasterKitTestSupport"),
+        // Golden assertions, the image diff and its report.
         .testTarget(
-            name: "RasterKitTestingTests", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTesting", "RasterKitCLI"]),
+            name: "RasterKitTestingTests",
+            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTesting", "RasterKitTestSupport", "RasterKitCLI"]),
+        // The `rasterkit` command end to end: every subcommand, its flags and their bad values.
+        .testTarget(
+            name: "RasterKitCLITests",
+            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI"]),
     ]
 )

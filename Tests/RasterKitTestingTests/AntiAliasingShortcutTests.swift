@@ -1,3 +1,4 @@
+import RasterKitTestSupport
 import Testing
 @testable import RasterKitDiff
 @testable import RasterKitTesting

@@ -1,3 +1,4 @@
+import RasterKitTestSupport
 import Testing
 import RasterKitTesting
 

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 
 /// Issue 24, finding 8: an empty path resolved to the working directory (`--out ""` wrote

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitTestSupport
 import Testing
 
 /// A component for filling stores from the CLI tests.
@@ -54,8 +55,8 @@ struct CachedDot: Rasterizable {
         #expect(json["entries"] as? Int == 5 && json["expired"] as? Int == 0 && json["path"] as? String == path)
         #expect((json["bytes"] as? Int ?? 0) > 0)
         let types = try #require(json["types"] as? [[String: Any]])
-        #expect(Set(types.compactMap { $0["typeName"] as? String }) == ["RasterKitTestingTests.CachedTile", "RasterKitTestingTests.CachedDot"])
-        #expect(types.first { $0["typeName"] as? String == "RasterKitTestingTests.CachedTile" }?["count"] as? Int == 3)
+        #expect(Set(types.compactMap { $0["typeName"] as? String }) == ["RasterKitCLITests.CachedTile", "RasterKitCLITests.CachedDot"])
+        #expect(types.first { $0["typeName"] as? String == "RasterKitCLITests.CachedTile" }?["count"] as? Int == 3)
         // Keys are sorted, so the output is stable.
         #expect(run.stdout.hasPrefix("{\"bytes\":"))
 

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 import RasterKit
 

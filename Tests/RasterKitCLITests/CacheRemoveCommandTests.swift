@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitTestSupport
 import Testing
 
 /// End-to-end tests of `rasterkit cache remove`, running the built binary.
@@ -28,11 +29,11 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try makeStore(in: directory)
-        let run = try rasterkit("cache", "remove", "--cache", path, "--type", "RasterKitTestingTests.CachedDot", "--json")
+        let run = try rasterkit("cache", "remove", "--cache", path, "--type", "RasterKitCLITests.CachedDot", "--json")
         #expect(run.status == 0, "\(run.stderr)")
         let json = try run.json()
         #expect(json["removed"] as? Int == 2 && json["entries"] as? Int == 3)
-        let human = try rasterkit("cache", "remove", "--cache", path, "--type", "RasterKitTestingTests.CachedDot")
+        let human = try rasterkit("cache", "remove", "--cache", path, "--type", "RasterKitCLITests.CachedDot")
         #expect(human.status == 0 && human.stdout.contains("removed: 0 entries"), "\(human.stdout)")
     }
 

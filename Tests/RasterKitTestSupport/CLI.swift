@@ -1,33 +1,35 @@
 import Foundation
-import Testing
 
 /// Runs the built `rasterkit` binary, for end-to-end tests of its commands.
-enum CLI {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+package enum CLI {
+    /// A finished run: its exit status and everything it printed.
+    package struct Run {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
 
         /// stdout parsed as one JSON object, as `--json` prints.
-        func json() throws -> [String: Any] {
+        package func json() throws -> [String: Any] {
             let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
-            return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout)")
+            guard let dictionary = object as? [String: Any] else { throw Failure("stdout is not a JSON object: \(stdout)") }
+            return dictionary
         }
     }
 
     /// The `rasterkit` binary beside the running test executable (the build's products directory).
-    static func binary() throws -> URL {
+    package static func binary() throws -> URL {
         let candidates = [
             URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
         ].map { $0.appendingPathComponent("rasterkit") }
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "no rasterkit at \(candidates.map(\.path)); build the rasterkit product first")
+        guard let found else { throw Failure("no rasterkit at \(candidates.map(\.path)); build the rasterkit product first") }
+        return found
     }
 
     /// Runs `rasterkit arguments…` to completion. Output is read on a background thread while
     /// the process runs, so a chatty command cannot fill a pipe and block.
-    static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil) throws -> Run {
+    package static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil) throws -> Run {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
@@ -52,5 +54,11 @@ enum CLI {
         reading.wait()
         return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                    stderr: String(decoding: errors.data, as: UTF8.self))
+    }
+
+    /// Why a run could not be made or read.
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        init(_ description: String) { self.description = description }
     }
 }

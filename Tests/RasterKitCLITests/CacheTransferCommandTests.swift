@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitTestSupport
 import Testing
 
 /// `rasterkit cache export|import` and `RASTERKIT_CACHE`, end to end (issue 16): a store moved

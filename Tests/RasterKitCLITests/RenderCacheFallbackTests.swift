@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 
 /// What `rasterkit render` does with a `--cache` it cannot use (issue 24, findings 4 and 9):
