@@ -123,6 +123,8 @@ import Testing
         let component = Counted(label: "memory", draws: Counter())
         #expect(try rasterizer.render(component, size: Size(4)).origin == .drawn)
         #expect(try rasterizer.render(component, size: Size(4)).origin == .memory)
-        #expect(cache.statistics == { var s = RasterCache.Statistics(); s.memoryHits = 1; s.draws = 1; return s }())
+        let statistics = rasterizer.statistics
+        #expect(statistics.memoryHits == 1 && statistics.draws == 1 && statistics.diskHits == 0)
+        #expect(cache.memory.statistics.hits == 1 && cache.memory.statistics.count == 1)
     }
 }

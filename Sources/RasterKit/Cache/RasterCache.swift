@@ -8,25 +8,15 @@ import Foundation
 /// let cache = RasterCache(memoryLimit: 64 << 20)
 /// let persistent = RasterCache(memoryLimit: 64 << 20, disk: try DiskCache(at: url))
 /// ```
+///
+/// The cache counts nothing itself: what requests were served from where is
+/// ``Rasterizer/statistics`` (the one owner of render counts), and each tier reports its own
+/// (``MemoryCache/statistics``, ``DiskCache/statistics``).
 public final class RasterCache: Sendable {
-    /// Where the renders served through this cache came from.
-    public struct Statistics: Hashable, Sendable {
-        /// Requests served from memory.
-        public var memoryHits = 0
-        /// Requests served from the disk store (then kept in memory).
-        public var diskHits = 0
-        /// Renders that had to be drawn (then stored in memory and on disk).
-        public var draws = 0
-
-        /// Statistics with every count at zero.
-        public init() {}
-    }
-
     /// The in-memory tier.
     public let memory: MemoryCache
     /// The persistent tier, or nil to keep renders in memory only.
     public let disk: DiskCache?
-    private let counters = SanitizerVisibleMutex(Statistics())
 
     /// - Parameters:
     ///   - memoryLimit: bytes of pixels kept in memory (default 64 MiB).
@@ -57,19 +47,11 @@ public final class RasterCache: Sendable {
         try disk?.flush()
     }
 
-    /// Memory hits, disk hits and draws so far.
-    public var statistics: Statistics {
-        var statistics = counters.withLock { $0 }
-        statistics.memoryHits = memory.statistics.hits
-        return statistics
-    }
-
     /// The stored render for `key`, promoted to memory unless `promoting` is false, or nil when
     /// the disk has none.
     func diskHit(for key: CacheKey, promoting: Bool = true) -> DiskCacheHit? {
         guard let disk, let hit = disk.hit(for: key) else { return nil }
         if promoting { memory.insert(hit.image, children: hit.children, for: key) }
-        counters.withLock { $0.diskHits += 1 }
         return hit
     }
 
@@ -78,7 +60,6 @@ public final class RasterCache: Sendable {
     func storeDrawn(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: Double?,
                     in tiers: CacheTiers = .all) {
         if tiers.contains(.memory) { memory.insert(image, children: children, for: key) }
-        counters.withLock { $0.draws += 1 }
         if tiers.contains(.disk) { disk?.store(image, for: key, children: children, lifetime: lifetime) }
     }
 }
