@@ -54,6 +54,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	python3 Scripts/check-core-dependencies.py
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 # DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>

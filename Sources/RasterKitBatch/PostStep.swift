@@ -3,7 +3,7 @@ import Foundation
 internal import Yams
 
 /// One built-in post-processing stage as a manifest's `post:` and `rasterkit svg --post` write
-/// it: a name and its parameters, in points. ``processor`` is the ``RasterProcessor`` it stands for.
+/// it: a name and its parameters, in points. ``processor`` is the `RasterProcessor` it stands for.
 ///
 /// ```yaml
 /// post:
