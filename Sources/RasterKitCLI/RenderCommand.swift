@@ -49,6 +49,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Print the summary as one JSON object, and no progress.")
     var json = false
 
+    @Flag(name: .customLong("list-outputs"),
+          help: "Print the paths the run would write (with --json, their render keys too), and render nothing.")
+    var listOutputs = false
+
     func validate() throws {
         try PathChecks.requireNonEmpty(manifest, "the manifest")
         try PathChecks.requireNonEmpty(out, "--out")
@@ -73,8 +77,17 @@ struct RenderCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         let run = ManifestRun(manifest: URL(fileURLWithPath: manifest), outputDirectory: directory, format: format?.format,
                               shard: shard, loadingLimits: limits.manifestLoadingLimits,
-                              reusesUpToDateOutputs: caching.reusesUpToDateOutputs,
+                              reusesUpToDateOutputs: caching.reusesUpToDateOutputs && !listOutputs,
                               contactSheet: contactSheet.map { URL(fileURLWithPath: $0) })
+        if listOutputs {
+            do {
+                guard case .ready(let prepared) = try run.prepare() else { return }
+                OutputListing.print(prepared.plan.plannedFiles, json: json)
+            } catch {
+                report(error)
+            }
+            return
+        }
         // Fonts load on another processor while this one reads the manifest, when drawing is
         // likely: with a store, most outputs come from it and fonts are loaded on first use.
         if caching.isLikelyToDraw { FontLibrary.preload() }

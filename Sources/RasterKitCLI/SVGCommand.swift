@@ -61,6 +61,10 @@ struct SVGCommand: ParsableCommand {
     @Flag(help: "Print the summary as one JSON object, and no progress.")
     var json = false
 
+    @Flag(name: .customLong("list-outputs"),
+          help: "Print the paths the run would write (with --json, their render keys too), and render nothing.")
+    var listOutputs = false
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one SVG file or folder") }
         for input in inputs { try PathChecks.requireNonEmpty(input, "an SVG input") }
@@ -97,6 +101,10 @@ struct SVGCommand: ParsableCommand {
         batch.post = try postSteps()
         let outputs: [BatchOutput]
         do { outputs = try batch.outputs() } catch { fail(error.description) }
+        if listOutputs {
+            OutputListing.print(outputs.map(\.plannedFile).sorted { $0.path < $1.path }, json: json)
+            return
+        }
         let directory = URL(fileURLWithPath: out)
         do { try Self.prepareOutputFolder(directory) } catch { fail(error.description) }
         let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: .default)) { renderer, progress in

@@ -63,3 +63,46 @@ import Testing
         #expect(try String(contentsOfFile: directory.path("notes.txt"), encoding: .utf8) == "plain text, not a store at all\n")
     }
 }
+
+/// `--list-outputs` on `render` and `svg`: the paths a real run writes, nothing rendered.
+@Suite struct ListOutputsCommandTests {
+    @Test func renderListsWhatItWouldWrite() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let showcase = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/showcase.yaml").path
+        for format in ["png", "xcassets", "ninepatch"] {
+            let out = directory.path("out-\(format)")
+            let listed = try CLI.run(["render", showcase, "--out", out, "--format", format, "--shard", "1/3", "--list-outputs"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out), "nothing is written")
+            let real = try CLI.run(["render", showcase, "--out", out, "--format", format, "--shard", "1/3", "--no-cache", "--json"])
+            #expect(real.status == 0, "\(real.stderr)")
+            #expect(listed.stdout.split(separator: "\n").map(String.init) == Self.files(in: out), "\(format)")
+        }
+    }
+
+    @Test func svgListsPathsAndKeys() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Data(CacheTransferCommandTests.svg.utf8).write(to: URL(fileURLWithPath: directory.path("icon.svg")))
+        let run = try CLI.run(["svg", directory.path("icon.svg"), "--size", "24", "--scale", "1", "--scale", "2",
+                               "--out", directory.path("out"), "--list-outputs", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let outputs = try #require(try run.json()["outputs"] as? [[String: Any]])
+        #expect(outputs.compactMap { $0["path"] as? String } == ["icon-24.png", "icon-24@2x.png"])
+        #expect(outputs.allSatisfy { ($0["key"] as? String)?.count == 32 && $0["encoding"] as? String == "png1" })
+    }
+
+    /// Every file under `folder` but the batch's own records, relative and sorted.
+    static func files(in folder: String) -> [String] {
+        let walker = FileManager.default.enumerator(atPath: folder)
+        var files: [String] = []
+        while let path = walker?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory)
+            if !isDirectory.boolValue, !path.hasPrefix(".rasterkit"), !path.contains("/.rasterkit") { files.append(path) }
+        }
+        return files.sorted()
+    }
+}
