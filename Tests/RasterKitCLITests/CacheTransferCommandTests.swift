@@ -37,6 +37,25 @@ import Testing
         }
     }
 
+    @Test func aStorePathFromTheEnvironmentThatCannotBeUsedCostsOnlyTheDiskTier() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Data(Self.svg.utf8).write(to: URL(fileURLWithPath: directory.path("icon.svg")))
+        try FileManager.default.createDirectory(atPath: directory.path("a-folder"), withIntermediateDirectories: true)
+        try Data("notes, not a store\n".utf8).write(to: URL(fileURLWithPath: directory.path("notes.txt")))
+        for (store, mentions) in [(directory.path("a-folder"), "a-folder"), ("", "")] {
+            let run = try CLI.run(["svg", directory.path("icon.svg"), "--size", "16", "--out", directory.path("out"), "--json"],
+                                  environment: ["RASTERKIT_CACHE": store, "XDG_CACHE_HOME": directory.path("xdg")])
+            #expect(run.status == 0, "\(store): \(run.stderr)")
+            #expect(mentions.isEmpty || run.stderr.contains(mentions), "\(run.stderr)")
+        }
+        // Another program's file named by the environment is left alone.
+        let refused = try CLI.run(["svg", directory.path("icon.svg"), "--size", "16", "--out", directory.path("out2")],
+                                  environment: ["RASTERKIT_CACHE": directory.path("notes.txt")])
+        #expect(try String(contentsOfFile: directory.path("notes.txt"), encoding: .utf8) == "notes, not a store\n")
+        #expect(refused.status == 0 && refused.stderr.contains("is not a RasterKit store"), "\(refused.stderr)")
+    }
+
     @Test func badFilesAreUsageErrors() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
