@@ -73,3 +73,21 @@ public struct NinePatchBatchEncoder: BatchEncoder {
     /// The render with its marker border, as a PNG.
     public func encode(_ image: RasterImage) throws -> Data { try image.ninePatchPNGData(contentInsets: contentInsets) }
 }
+
+/// A template image's PNG: the render's alpha in black (`RasterProcessors.Tint` with black),
+/// with its scale and caps, as Xcode and tinting code expect of a template.
+public struct TemplatePNGBatchEncoder: BatchEncoder {
+    /// Changes whenever a template would be written otherwise for the same render.
+    static let version = 1
+
+    /// The template encoder.
+    public init() {}
+
+    /// `png1-template1`.
+    public var identifier: String { PNGBatchEncoder().identifier + "-template\(Self.version)" }
+
+    /// The render in black with its alpha, as a PNG.
+    public func encode(_ image: RasterImage) throws -> Data {
+        try RasterProcessors.Tint(color: .black).process(image).pngData()
+    }
+}

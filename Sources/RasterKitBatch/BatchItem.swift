@@ -38,6 +38,10 @@ public struct BatchItem: Sendable {
     public var source: String
     /// The component (and content insets) for each size.
     public var variant: @Sendable (Size) -> Variant
+    /// A template image, which an app tints: its PNG files keep only the alpha (black with
+    /// alpha, ``TemplatePNGBatchEncoder``) and an asset catalog marks it
+    /// `template-rendering-intent: template`. Android drawables are written as they are.
+    public var isTemplate = false
 
     /// `component` at every size and scale. Its caps (`Rasterizable/capInsets`) make it
     /// resizable: slices in asset catalogs, markers in nine-patch files.

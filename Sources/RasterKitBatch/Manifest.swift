@@ -63,6 +63,9 @@ public struct Manifest: Sendable {
         public var scales: [Double]
         /// The formats written unless `--format` replaces them.
         public var outputs: [ExportFormat]
+        /// `template: true`: a template image, which an app tints — its PNGs keep only the alpha
+        /// (black with alpha) and an asset catalog marks it `template-rendering-intent: template`.
+        public var isTemplate = false
         /// Where the component and its scales were given, so planning can point at them.
         var location: ManifestLocation?
         var scalesLocation: ManifestLocation?
@@ -83,11 +86,13 @@ public struct Manifest: Sendable {
             guard !sizes.isEmpty else { return [] }
             let bySize = Dictionary(sizes.map { ($0.size, $0) }, uniquingKeysWith: { first, _ in first })
             return states.map { state in
-                BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
-                          source: "\(name)/\(state.name)") { size in
+                var item = BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
+                                     source: "\(name)/\(state.name)") { size in
                     let spec = bySize[size] ?? sizes[0]
                     return BatchItem.Variant(component: renderable(state, at: spec), contentInsets: spec.contentInsets)
                 }
+                item.isTemplate = isTemplate
+                return item
             }
         }
     }

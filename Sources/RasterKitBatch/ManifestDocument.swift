@@ -25,6 +25,8 @@ struct ComponentSpec {
     var scales: [Double] = [1]
     var scalesLocation: ManifestLocation?
     var outputs: [ExportFormat] = [.png]
+    /// `template: true`: an image the app tints, whose colour does not matter.
+    var isTemplate = false
     /// The caps a `use` of this component draws with: its own `caps`, else its first size's.
     var capsForUse: EdgeInsets?
     /// `post:` as written: read for each state, with its variables.

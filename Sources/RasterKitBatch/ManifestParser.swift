@@ -9,7 +9,7 @@ struct ManifestParser {
 
     static let topKeys = ["version", "name", "variables", "defaults", "limits", "components", "svgs"]
     static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content", "post",
-                                "fallback"]
+                                "fallback", "template"]
 
     /// The document, or nil when the text is not a usable YAML mapping at all.
     func parse(_ text: String) -> ManifestDocument? {
@@ -159,6 +159,7 @@ struct ManifestParser {
         spec.scales = fields.read("scales") { scales($0, $1) } ?? defaultScales ?? [1]
         spec.scalesLocation = (fields["scales"] ?? fields.node).location
         spec.outputs = fields.read("outputs") { outputs($0, $1) } ?? defaultOutputs ?? [.png]
+        spec.isTemplate = fields.read("template") { reader.bool($0, $1) } ?? false
         let caps = fields.read("caps") { reader.insets($0, $1, minimum: 0) }
         let content = fields.read("content") { reader.insets($0, $1, minimum: 0) }
         if let sizesNode = fields["sizes"] {

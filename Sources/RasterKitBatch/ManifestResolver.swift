@@ -35,8 +35,8 @@ final class ManifestResolver {
             let states = spec.states.map { state in resolvedState(spec, state) }
             return Manifest.Component(name: spec.name, states: states,
                                       sizes: spec.sizes.map { Manifest.ComponentSize($0) },
-                                      scales: spec.scales, outputs: spec.outputs, location: spec.location,
-                                      scalesLocation: spec.scalesLocation)
+                                      scales: spec.scales, outputs: spec.outputs, isTemplate: spec.isTemplate,
+                                      location: spec.location, scalesLocation: spec.scalesLocation)
         }
     }
 

@@ -46,7 +46,7 @@ struct PNGLayout: OutputLayout {
             let path = BatchItem.pngName(base, scale: scale)
             try builder.claim(path, by: item)
             guard builder.shard.includes(path) else { continue }
-            try builder.addImage(path, item, variant, size, scale, encoder: PNGBatchEncoder(), preview: scale == previewScale)
+            try builder.addImage(path, item, variant, size, scale, encoder: item.pngEncoder, preview: scale == previewScale)
         }
     }
 }
@@ -77,11 +77,11 @@ struct AssetCatalogLayout: OutputLayout {
                 slices = XCAssetsExport.slices(caps: caps, scale: scale, pixelWidth: pixels.width, pixelHeight: pixels.height)
             }
             images.append(XCAssetsExport.Image(filename: name, scale: scale, slices: slices))
-            try builder.addImage(folder + "/" + name, item, variant, size, scale, encoder: PNGBatchEncoder(),
+            try builder.addImage(folder + "/" + name, item, variant, size, scale, encoder: item.pngEncoder,
                                  preview: scale == previewScale)
         }
-        builder.plan.files.append(BatchFile(path: folder + "/Contents.json", contents: XCAssetsExport.imageSetContents(images),
-                                            source: item.source))
+        let contents = XCAssetsExport.imageSetContents(images, isTemplate: item.isTemplate)
+        builder.plan.files.append(BatchFile(path: folder + "/Contents.json", contents: contents, source: item.source))
     }
 }
 
@@ -106,4 +106,9 @@ struct NinePatchLayout: OutputLayout {
                                  hasNinePatchBorder: isResizable)
         }
     }
+}
+
+extension BatchItem {
+    /// The encoder of this item's PNG files: a template's keeps only the alpha.
+    var pngEncoder: any BatchEncoder { isTemplate ? TemplatePNGBatchEncoder() : PNGBatchEncoder() }
 }

@@ -26,8 +26,9 @@ enum XCAssetsExport {
         Data(JSONValue.object(["info": info]).formatted().utf8)
     }
 
-    /// An image set's `Contents.json`, listing `images` in order.
-    static func imageSetContents(_ images: [Image]) -> Data {
+    /// An image set's `Contents.json`, listing `images` in order; a template's says so in its
+    /// `properties` (`template-rendering-intent`), as Xcode writes it.
+    static func imageSetContents(_ images: [Image], isTemplate: Bool = false) -> Data {
         let entries: [JSONValue] = images.map { image in
             var entry: [String: JSONValue] = [
                 "filename": .string(image.filename),
@@ -45,7 +46,9 @@ enum XCAssetsExport {
             }
             return .object(entry)
         }
-        return Data(JSONValue.object(["images": .array(entries), "info": info]).formatted().utf8)
+        var root: [String: JSONValue] = ["images": .array(entries), "info": info]
+        if isTemplate { root["properties"] = .object(["template-rendering-intent": .string("template")]) }
+        return Data(JSONValue.object(root).formatted().utf8)
     }
 
     private static let info = JSONValue.object(["author": .string("xcode"), "version": .number(1)])
