@@ -7,7 +7,7 @@ OUT ?= out/demo
 # Libraries RasterKit links, the fonts it draws text with, and rsvg-convert (the SVG fidelity
 # tests compare against it).
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
-                   libsqlite3-dev fonts-dejavu-core librsvg2-bin
+                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev
 
 .PHONY: all deps build cli demo test test-thread docs bench fuzz fuzz-build clean
 

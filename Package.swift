@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Thread affinity for batch workers: two glibc calls that need _GNU_SOURCE.
         .target(name: "CAffinity"),
+        // libwebp, for `--format webp` in batches (not the core).
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(
             name: "RasterKit",
             dependencies: [
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "RasterKitBatch",
             dependencies: [
-                "RasterKit", "CAffinity",
+                "RasterKit", "CAffinity", "CWebP",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

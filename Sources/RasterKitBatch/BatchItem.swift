@@ -73,6 +73,11 @@ public struct BatchItem: Sendable {
 
     /// `<base>.png` at 1x, `<base>@<S>x.png` otherwise.
     public static func pngName(_ base: String, scale: Double) -> String {
-        scale == 1 ? base + ".png" : base + "@\(scale.compactDescription)x.png"
+        fileName(base, scale: scale, extension: "png")
+    }
+
+    /// `<base>.<extension>` at 1x, `<base>@<S>x.<extension>` otherwise.
+    public static func fileName(_ base: String, scale: Double, extension fileExtension: String) -> String {
+        (scale == 1 ? base : base + "@\(scale.compactDescription)x") + "." + fileExtension
     }
 }

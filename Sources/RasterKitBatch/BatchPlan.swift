@@ -28,9 +28,12 @@ public struct BatchPlan: Sendable {
     /// Every item at every size and scale in `format`, keeping only the work that belongs to
     /// `shard`: single files in PNG and nine-patch, whole image sets (their PNGs and their
     /// `Contents.json` together) in asset catalogs, so the shards' files never overlap.
+    ///
+    /// `webpQuality` makes `webp` files lossy at that quality (1–100); nil keeps them lossless.
     public init(items: [BatchItem], format: ExportFormat, catalogName: String = "Assets",
-                shard: Shard = .whole) throws(BatchPlanError) {
+                shard: Shard = .whole, webpQuality: Int? = nil) throws(BatchPlanError) {
         var builder = BatchPlanBuilder(format: format, catalog: "\(catalogName).xcassets", shard: shard)
+        builder.webpQuality = webpQuality
         for file in format.layout.planFiles(catalog: builder.catalog, catalogName: catalogName) where shard.includes(file.path) {
             builder.plan.files.append(file)
         }

@@ -9,6 +9,8 @@ struct BatchPlanBuilder {
     /// `<name>.xcassets`.
     let catalog: String
     let shard: Shard
+    /// The quality of lossy WebP files; nil for lossless.
+    var webpQuality: Int?
     var plan = BatchPlan()
     /// Who claimed each path, to report two items writing one file.
     private var claims = OutputPathClaims()

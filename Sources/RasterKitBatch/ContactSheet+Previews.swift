@@ -17,13 +17,22 @@ extension ContactSheet {
             if let made = thumbnails[preview.path] {
                 thumbnail = made
             } else {
-                guard let data = try? FileReader.read(directory.path + "/" + preview.path) else { continue }
-                thumbnail = try Self.thumbnail(of: try RasterImage(pngData: data), for: preview)
+                // A file that cannot be read back (it failed, or was changed) is left off the sheet.
+                guard let data = try? FileReader.read(directory.path + "/" + preview.path),
+                      let image = try? Self.image(ofFile: data, at: preview.path) else { continue }
+                thumbnail = try Self.thumbnail(of: image, for: preview)
             }
             items.append(Item(label: preview.label, image: thumbnail))
         }
         return try ContactSheet(title: title, items: items, width: 1_400, maximumImageSide: previewSide)
             .render(scale: previewScale)
+    }
+
+    /// The image a batch wrote to `path`: a PNG, or a WebP decoded by libwebp (without the scale
+    /// and caps a PNG carries; the preview supplies them).
+    static func image(ofFile data: Data, at path: String) throws -> RasterImage {
+        guard path.hasSuffix(".webp") else { return try RasterImage(pngData: data) }
+        return try RasterImage(pngData: try WebPBatchEncoder.decode(data).pngData())
     }
 
     /// `image`, the file of `preview`, as it looks in use (without a nine-patch's marker border,
@@ -73,7 +82,7 @@ final class PreviewCollector: Sendable {
     /// Keeps the thumbnail of the file at `path` from its bytes, when the sheet shows it.
     func keep(_ path: String, fileBytes: Data) {
         guard let preview = wanted[path] else { return }
-        store(path, try? ContactSheet.thumbnail(of: try RasterImage(pngData: fileBytes), for: preview))
+        store(path, try? ContactSheet.thumbnail(of: try ContactSheet.image(ofFile: fileBytes, at: path), for: preview))
     }
 
     private func store(_ path: String, _ thumbnail: RasterImage?) {

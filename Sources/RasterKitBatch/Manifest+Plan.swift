@@ -8,7 +8,8 @@ extension Manifest {
     ///
     /// - Throws: ``ManifestError`` pointing at the manifest when a component's scales do not
     ///   fit a format, or two outputs would be written to one file.
-    public func plan(format: ExportFormat? = nil, shard: Shard = .whole) throws(ManifestError) -> BatchPlan {
+    /// `webpQuality` makes `webp` outputs lossy at that quality (1–100); nil keeps them lossless.
+    public func plan(format: ExportFormat? = nil, shard: Shard = .whole, webpQuality: Int? = nil) throws(ManifestError) -> BatchPlan {
         let problems = ManifestProblems(file: file)
         var plan = BatchPlan()
         for candidate in ExportFormat.allCases {
@@ -23,7 +24,8 @@ extension Manifest {
             }
             guard problems.isEmpty else { continue }
             do {
-                plan.append(try BatchPlan(items: selected.flatMap(\.items), format: candidate, catalogName: name, shard: shard))
+                plan.append(try BatchPlan(items: selected.flatMap(\.items), format: candidate, catalogName: name, shard: shard,
+                                          webpQuality: webpQuality))
             } catch {
                 problems.add(error.description, at: location(ofItem: error))
             }

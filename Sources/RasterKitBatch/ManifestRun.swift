@@ -37,6 +37,8 @@ public struct ManifestRun: Sendable {
     public var reusesUpToDateOutputs: Bool
     /// Where to write a contact sheet of every component state and SVG; nil for none.
     public var contactSheet: URL?
+    /// The quality of lossy `webp` outputs (1–100); nil keeps them lossless.
+    public var webpQuality: Int?
 
     /// A run of `manifest` into `outputDirectory`.
     public init(manifest: URL, outputDirectory: URL, format: ExportFormat? = nil, shard: Shard = .whole,
@@ -65,7 +67,7 @@ public struct ManifestRun: Sendable {
     public func prepare() throws(ManifestError) -> Preparation {
         let start = ContinuousClock.now
         let invocation = reusesUpToDateOutputs && contactSheet == nil
-            ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard) : nil
+            ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality) : nil
         if let invocation, let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) {
             let elapsed = (ContinuousClock.now - start) / .seconds(1)
             let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount, failed: 0,
@@ -73,7 +75,7 @@ public struct ManifestRun: Sendable {
             return .upToDate(ManifestRunResult(summary: summary, files: record.fileCount))
         }
         let loaded = try Manifest(contentsOf: manifest, limits: loadingLimits)
-        let plan = try loaded.plan(format: format, shard: shard)
+        let plan = try loaded.plan(format: format, shard: shard, webpQuality: webpQuality)
         return .ready(PreparedManifestRun(run: self, manifest: loaded, plan: plan, invocation: invocation))
     }
 }

@@ -30,11 +30,11 @@ package struct ManifestRunRecord: Equatable {
     /// manifest's path, the format and shard, this program's file (a rebuilt or upgraded
     /// rasterkit renders afresh) and the key of an empty SVG (librsvg's version, the key and
     /// PNG encoder versions). Nil when the program's file cannot be found.
-    package static func invocation(manifest: URL, format: ExportFormat?, shard: Shard) -> String? {
+    package static func invocation(manifest: URL, format: ExportFormat?, shard: Shard, webpQuality: Int? = nil) -> String? {
         guard let program = FileStamp.of("/proc/self/exe", settledFor: -.infinity) else { return nil }
         let svgKey = SVGBatch.parameterStamp(size: 1, scale: 1, contentMode: .stretch, tint: nil)
         return [program, svgKey, format.map { "\($0)" } ?? "own formats", "shard \(shard)",
-                manifest.standardizedFileURL.path].joined(separator: " | ")
+                manifest.standardizedFileURL.path, webpQuality.map { "webp q\($0)" } ?? "webp lossless"].joined(separator: " | ")
     }
 
     /// The record in `directory` when it was made by `invocation` and every input and file it

@@ -30,6 +30,7 @@ extension ExportFormat {
         case .png: PNGLayout()
         case .xcassets: AssetCatalogLayout()
         case .ninepatch: NinePatchLayout()
+        case .webp: WebPLayout()
         }
     }
 }
@@ -111,4 +112,23 @@ struct NinePatchLayout: OutputLayout {
 extension BatchItem {
     /// The encoder of this item's PNG files: a template's keeps only the alpha.
     var pngEncoder: any BatchEncoder { isTemplate ? TemplatePNGBatchEncoder() : PNGBatchEncoder() }
+}
+
+/// `<component>-<state>[-<W>x<H>][@<S>x].webp` in the output folder, at any scale: lossless, or
+/// lossy at the plan's WebP quality.
+struct WebPLayout: OutputLayout {
+    func supports(scale: Double) -> Bool { PNGLayout().supports(scale: scale) }
+    var supportedScales: String { PNGLayout().supportedScales }
+
+    func add(_ item: BatchItem, size: Size, scales: [Double], previewScale: Double,
+             to builder: inout BatchPlanBuilder) throws(BatchPlanError) {
+        let variant = item.variant(size), base = item.baseName(for: size)
+        let encoder = WebPBatchEncoder(quality: builder.webpQuality)
+        for scale in scales {
+            let path = BatchItem.fileName(base, scale: scale, extension: "webp")
+            try builder.claim(path, by: item)
+            guard builder.shard.includes(path) else { continue }
+            try builder.addImage(path, item, variant, size, scale, encoder: encoder, preview: scale == previewScale)
+        }
+    }
 }

@@ -15,7 +15,7 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render a manifest of components and SVGs to PNGs, an Xcode asset catalog or Android nine-patches.",
         discussion: """
             Writes <component>-<state>[-<W>x<H>][@<S>x].png for each component in the formats its outputs \
-            name (--format replaces them all): png files in --out, xcassets as <name>.xcassets with one \
+            name (--format replaces them all): png (or webp) files in --out, xcassets as <name>.xcassets with one \
             image set per component, state and size, ninepatch as drawable-<density>/ files (.9.png for \
             components with caps). svgs: entries are written as PNGs like rasterkit svg. Outputs whose \
             renders are unchanged since the last run into the same folder are left as they are, and every \
@@ -43,6 +43,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Write every component in this format instead of the formats its outputs name.")
     var format: FormatArgument?
 
+    @Option(help: ArgumentHelp("Write webp outputs lossy at this quality (1–100) instead of lossless.", valueName: "N"))
+    var quality: Int?
+
     @Option(name: .customLong("contact-sheet"), help: "Also write a labelled PNG of every component state and SVG here.")
     var contactSheet: String?
 
@@ -54,6 +57,10 @@ struct RenderCommand: ParsableCommand {
     var listOutputs = false
 
     func validate() throws {
+        do { try WebPBatchEncoder.validate(quality: quality) } catch { throw ValidationError("--quality: \(error)") }
+        if quality != nil, let format, format != .webp {
+            throw ValidationError("--quality applies to webp outputs, and --format \(format.rawValue) writes none")
+        }
         try PathChecks.requireNonEmpty(manifest, "the manifest")
         try PathChecks.requireNonEmpty(out, "--out")
         try DefaultJobs.validate(jobs)
@@ -75,10 +82,11 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let shard = try sharding.resolved(environment: ProcessInfo.processInfo.environment)
         let directory = URL(fileURLWithPath: out)
-        let run = ManifestRun(manifest: URL(fileURLWithPath: manifest), outputDirectory: directory, format: format?.format,
+        var run = ManifestRun(manifest: URL(fileURLWithPath: manifest), outputDirectory: directory, format: format?.format,
                               shard: shard, loadingLimits: limits.manifestLoadingLimits,
                               reusesUpToDateOutputs: caching.reusesUpToDateOutputs && !listOutputs,
                               contactSheet: contactSheet.map { URL(fileURLWithPath: $0) })
+        run.webpQuality = quality
         if listOutputs {
             do {
                 guard case .ready(let prepared) = try run.prepare() else { return }

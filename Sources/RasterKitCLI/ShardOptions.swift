@@ -44,13 +44,14 @@ struct ShardOptions: ParsableArguments {
 
 /// `--format` values.
 enum FormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case png, xcassets, ninepatch
+    case png, xcassets, ninepatch, webp
 
     var format: ExportFormat {
         switch self {
         case .png: .png
         case .xcassets: .xcassets
         case .ninepatch: .ninepatch
+        case .webp: .webp
         }
     }
 }

@@ -101,6 +101,27 @@ import Testing
         }
     }
 
+    @Test func webpQualityIsCheckedBeforeAnythingRenders() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let showcase = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/showcase.yaml").path
+        for arguments in [["--format", "webp", "--quality", "0"], ["--format", "webp", "--quality", "101"],
+                          ["--format", "webp", "--quality", "high"], ["--format", "png", "--quality", "50"]] {
+            let run = try CLI.run(["render", showcase, "--out", directory.path("out")] + arguments)
+            #expect(run.status == 2 && run.stderr.contains("quality"), "\(arguments): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path("out")))
+        let listed = try CLI.run(["render", showcase, "--out", directory.path("out"), "--format", "webp", "--quality", "80",
+                                  "--list-outputs", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let outputs = try #require(try listed.json()["outputs"] as? [[String: Any]])
+        // Components in WebP at quality 80; the manifest's svgs: entries are PNGs, as always.
+        let webp = outputs.filter { ($0["path"] as? String)?.hasSuffix(".webp") == true }
+        #expect(webp.count > 100 && webp.allSatisfy { ($0["encoding"] as? String)?.hasSuffix("-q80") == true })
+        #expect(outputs.allSatisfy { ($0["path"] as? String)?.hasSuffix(".webp") == true || ($0["path"] as? String)?.hasPrefix("icons") == true })
+    }
+
     @Test func svgListsPathsAndKeys() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
