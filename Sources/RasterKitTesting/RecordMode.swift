@@ -41,6 +41,8 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
     case unreadableGolden(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case invalidName(String)
+    /// An `ignoring:` rectangle that cannot be used, with the reason.
+    case invalidMask(String)
 
     /// What went wrong and how to fix it, in one line.
     public var description: String {
@@ -52,6 +54,7 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
         case let .unreadableGolden(path, reason): "cannot read golden \(path): \(reason)"
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case .invalidName(let name): "\"\(name)\" cannot be part of a golden file name"
+        case .invalidMask(let reason): "invalid ignoring: \(reason)"
         }
     }
 }
