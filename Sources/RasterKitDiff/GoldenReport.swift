@@ -16,6 +16,8 @@ public struct GoldenReport: Sendable {
         public var message: String
         /// The path of the golden PNG.
         public var golden: String
+        /// The folder holding this failure's `expected.png`, `actual.png` and `diff.png`.
+        public var artifactsFolder: String = ""
         /// Share of differing pixels; nil when the sizes differed (shown first).
         public var ratio: Double?
         /// Pixels that differed; nil when the sizes differed.
@@ -79,7 +81,7 @@ public struct GoldenReport: Sendable {
                 continue
             }
             failures.append(Failure(identifier: summary.identifier, message: summary.message, golden: summary.golden,
-                                    ratio: summary.ratio, differentPixels: summary.differentPixels,
+                                    artifactsFolder: folder.path, ratio: summary.ratio, differentPixels: summary.differentPixels,
                                     totalPixels: summary.totalPixels, expected: image("expected.png"), actual: actual,
                                     diff: image("diff.png"), leftOut: leftOut,
                                     ignoredRegions: summary.ignoredRegions ?? []))

@@ -105,11 +105,12 @@ enum GoldenRendering {
         let goldenPath = place.goldenURL.path
 
         guard FileManager.default.fileExists(atPath: goldenPath) else {
-            if mode == .never {
-                let message = "Missing golden \(goldenPath). It was not recorded because the record mode is never (\(modeSource)). "
+            if mode == .never || mode == .compare {
+                let message = "Missing golden \(goldenPath). It was not recorded because the record mode is \(mode.rawValue) (\(modeSource)). "
                     + "Record it on a developer machine with RASTERKIT_RECORD=missing swift test --filter \(testName), look at it, and commit it."
                 let attachments = try writeArtifacts(place, message: message, mode: mode, expected: nil, actualPNG: try actualPNG(),
                                                      actual: actual, result: nil, ignored: nil)
+                if mode == .compare { return TestFailureReporter.note(message, artifacts: place.artifactsDirectory) }
                 return TestFailureReporter.fail(message + "\nActual: \(place.artifactsDirectory.path)/actual.png",
                                                 attachments: attachments, at: location)
             }
@@ -168,6 +169,7 @@ enum GoldenRendering {
         let directory = place.artifactsDirectory.path
         message += "\nGolden:   \(goldenPath)\nExpected: \(directory)/expected.png\nActual:   \(directory)/actual.png"
         if result != nil { message += "\nDiff:     \(directory)/diff.png" }
+        if mode == .compare { return TestFailureReporter.note(message, artifacts: place.artifactsDirectory) }
         message += "\n\(rerecord)"
         TestFailureReporter.fail(message, attachments: attachments, at: location)
     }

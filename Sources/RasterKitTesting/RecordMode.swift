@@ -14,6 +14,10 @@ public enum RecordMode: String, Sendable, CaseIterable {
     case failed
     /// Never write goldens: a missing golden is a failure.
     case never
+    /// Never write goldens and never fail: every difference and missing golden leaves its
+    /// failure artifacts and a line on standard error, for reviewing a renderer upgrade with
+    /// `rasterkit report`.
+    case compare
 
     /// The mode from the environment, and a sentence saying where it came from.
     static func current(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
