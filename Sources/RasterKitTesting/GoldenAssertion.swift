@@ -99,6 +99,7 @@ enum GoldenRendering {
                 "Golden \(place.identifier) was already asserted in this run: give each assertion in one test its own `named:`.",
                 at: location)
         }
+        GoldenRunLog.record(golden: place.goldenURL, runsDirectory: place.runsDirectory)
         let actual = RGBABitmap(image)
         // Encoded only to record a golden or to leave artifacts: a passing assertion never needs it.
         let actualPNG = { [UInt8](try image.pngData()) }

@@ -21,6 +21,7 @@ struct Harness {
                 rerender: (() throws -> RasterImage)? = nil) throws {
         var environment = environment
         environment["RASTERKIT_ARTIFACTS"] = artifacts.path
+        environment["RASTERKIT_GOLDEN_RUNS"] = root.appendingPathComponent("runs").path
         try GoldenRendering.assert(image, name: name, tolerance: tolerance, masks: masks, goldensDirectory: goldens,
                                    record: record, location: .init(fileID: #fileID, filePath: #filePath, line: 1, column: 1),
                                    function: test + "()", environment: environment, rerender: rerender)
