@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RasterKit
 
 /// Appends each golden an assertion checks to this process's ``GoldenRunRecord``, so
 /// `rasterkit goldens unused` can tell which goldens the last full run never touched.
@@ -11,7 +11,7 @@ import Synchronization
 /// leaves a record of what it did check, and nothing more.
 enum GoldenRunLog {
     /// Where this process appends, per runs directory, once its header is written.
-    private static let written = Mutex<Set<String>>([])
+    private static let written = SanitizerVisibleMutex<Set<String>>([])
 
     /// Records that `golden` was asserted. Failing to write never fails the test: the record
     /// is a help for cleaning up, not part of the assertion.
