@@ -198,9 +198,17 @@ enum GoldenRendering {
         let result = sameSize ? try ImageDiff.compare(first, second, options: .init(threshold: 0, includeAA: true)) : nil
         let what = result.map { "\($0.differentPixels) of \($0.totalPixels) pixels differ" }
             ?? "their sizes differ (\(first.width)×\(first.height) and \(second.width)×\(second.height) pixels)"
-        var message = "Not recorded: \(place.identifier) renders differently each time. Rendered again with fresh caches, "
-            + "\(what). A golden must render the same every time: look for a clock, a counter, random values or "
-            + "unordered collections in draw(in:size:), or mask the part that changes with ignoring:."
+        var message: String
+        if index == 1, renders[1] == renders[2] {
+            // Both fresh renders agree: the rasterizer served a render of older drawing code.
+            message = "Not recorded: \(place.identifier) as the test's rasterizer returned it differs from two identical "
+                + "renders with fresh caches (\(what)): its cache holds a render of older drawing code; bump the "
+                + "component's renderVersion."
+        } else {
+            message = "Not recorded: \(place.identifier) renders differently each time. Rendered again with fresh caches, "
+                + "\(what). A golden must render the same every time: look for a clock, a counter, random values or "
+                + "unordered collections in draw(in:size:), or mask the part that changes with ignoring:."
+        }
         let attachments = try writeArtifacts(place, message: message, mode: mode, expected: first,
                                              actualPNG: [UInt8](try second.pngData()), actual: second, result: result,
                                              ignored: nil)

@@ -55,6 +55,16 @@ private struct Steady: Rasterizable {
         #expect(try Data(contentsOf: golden) == reviewed)
     }
 
+    /// Fresh renders agree with each other but not with the rasterizer's: a stale cached render.
+    @Test func aStaleCachedRenderIsNotRecorded() throws {
+        let harness = try Harness()
+        try withKnownIssue {
+            try harness.assert(square(.red), test: "stale", record: .missing, rerender: { try square(.blue) })
+        } matching: { comment($0).contains("differs from two identical renders with fresh caches (100 of 100 pixels differ)")
+            && comment($0).contains("bump the component's renderVersion") }
+        #expect(!FileManager.default.fileExists(atPath: harness.golden("stale").path))
+    }
+
     @Test func aDeterministicComponentIsRecorded() throws {
         let goldens = folder()
         try withKnownIssue {
