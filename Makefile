@@ -9,7 +9,7 @@ OUT ?= out/demo
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
                    libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev
 
-.PHONY: all deps build cli demo test test-thread docs bench fuzz fuzz-build clean
+.PHONY: all deps build cli demo test test-snapshot-trait test-thread docs bench fuzz fuzz-build clean
 
 all: build
 
@@ -55,7 +55,13 @@ test: deps
 	python3 Scripts/check-core-dependencies.py
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory docs
+	$(MAKE) --no-print-directory test-snapshot-trait
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
+# RasterKitSnapshotTesting's tests: a nested package that depends on RasterKit with the
+# SnapshotTesting trait on (the root package builds nothing of swift-snapshot-testing).
+test-snapshot-trait: deps
+	cd Tests/SnapshotTestingTrait && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
 # DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>
 # (static HTML); any documentation warning (an unresolved ``link``, an undocumented parameter)
@@ -111,4 +117,4 @@ fuzz: fuzz-build
 	done
 
 clean:
-	rm -rf .build .build-tsan out Benchmarks/.build Fuzz/.build
+	rm -rf .build .build-tsan out Benchmarks/.build Fuzz/.build Tests/SnapshotTestingTrait/.build

@@ -8,9 +8,17 @@ let package = Package(
         .library(name: "RasterKit", targets: ["RasterKit"]),
         .library(name: "RasterKitBatch", targets: ["RasterKitBatch"]),
         .library(name: "RasterKitTesting", targets: ["RasterKitTesting"]),
+        // swift-snapshot-testing strategies; empty unless the SnapshotTesting trait is enabled.
+        .library(name: "RasterKitSnapshotTesting", targets: ["RasterKitSnapshotTesting"]),
         .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
     ],
+    traits: [
+        .trait(name: "SnapshotTesting",
+               description: "RasterKitSnapshotTesting: swift-snapshot-testing strategies for RasterImage and Rasterizable. "
+                   + "Off by default, so nothing of swift-snapshot-testing is built without it."),
+    ],
     dependencies: [
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -50,6 +58,15 @@ let package = Package(
         // test framework, so the CLI links neither Testing nor XCTest (and can link statically).
         .target(name: "RasterKitDiff", dependencies: ["RasterKit"]),
         .target(name: "RasterKitTesting", dependencies: ["RasterKit", "RasterKitDiff"]),
+        // Built with swift-snapshot-testing only under the SnapshotTesting trait; its tests are the
+        // nested package Tests/SnapshotTestingTrait, which enables it.
+        .target(
+            name: "RasterKitSnapshotTesting",
+            dependencies: [
+                "RasterKit", "RasterKitDiff",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing",
+                         condition: .when(traits: ["SnapshotTesting"])),
+            ]),
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [

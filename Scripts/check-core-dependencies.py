@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when the core library or the golden-test library would link Yams or the batch engine.
+"""Fails when the core library or the golden-test library would link Yams, the batch engine or
+swift-snapshot-testing.
 
 RasterKit and RasterKitTesting are what library and golden-test users link; the manifest reader
 (Yams) and the batch engine live in RasterKitBatch, above them. This checks the package's
@@ -11,8 +12,8 @@ import os
 import subprocess
 import sys
 
-FORBIDDEN_TARGETS = {"RasterKitBatch", "RasterKitCLI"}
-FORBIDDEN_PRODUCTS = {"Yams", "ArgumentParser"}
+FORBIDDEN_TARGETS = {"RasterKitBatch", "RasterKitCLI", "RasterKitSnapshotTesting"}
+FORBIDDEN_PRODUCTS = {"Yams", "ArgumentParser", "SnapshotTesting"}
 CORE = ["RasterKit", "RasterKitDiff", "RasterKitTesting"]
 
 

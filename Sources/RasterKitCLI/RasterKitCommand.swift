@@ -8,7 +8,7 @@ struct RasterKitCommand: AsyncParsableCommand {
         commandName: "rasterkit",
         abstract: "Render UI assets with cairo, compare images, and manage RasterKit's render cache.",
         version: "0.1.0",
-        subcommands: [DiffCommand.self, SVGCommand.self, CacheCommand.self, ReportCommand.self, RenderCommand.self])
+        subcommands: [DiffCommand.self, SVGCommand.self, CacheCommand.self, ReportCommand.self, GoldensCommand.self, RenderCommand.self])
 
     /// Usage mistakes exit with 2 (ArgumentParser's default is 64), as the CLI documents.
     static func main() async {

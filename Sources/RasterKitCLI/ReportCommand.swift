@@ -3,19 +3,27 @@ import Foundation
 import RasterKit
 import RasterKitDiff
 
-/// `rasterkit report <artifacts-dir> --out report.html`: one page of every golden failure.
+/// `rasterkit report <artifacts-dir> --out report.html [--junit goldens.xml] [--markdown summary.md]`:
+/// one page of every golden failure, and the same failures for CI.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write an HTML page of the golden failures in an artifacts directory.",
+        abstract: "Write an HTML page of the golden failures in an artifacts directory, and optionally JUnit XML and Markdown.",
         discussion: "The directory is where failed golden assertions leave their images, "
-            + ".build/rasterkit-artifacts by default. Failures are sorted by their share of differing pixels.")
+            + ".build/rasterkit-artifacts by default. Failures are sorted by their share of differing pixels. "
+            + "--markdown appends when the file exists (as $GITHUB_STEP_SUMMARY expects); --junit replaces it.")
 
     @Argument(help: "The artifacts directory.")
     var artifacts: String
 
     @Option(name: .long, help: "Where to write the page.")
     var out: String = "report.html"
+
+    @Option(name: .long, help: "Also write the failures as JUnit XML to this file.")
+    var junit: String?
+
+    @Option(name: .long, help: "Also append the failures as Markdown to this file (for $GITHUB_STEP_SUMMARY).")
+    var markdown: String?
 
     func validate() throws {
         try PathChecks.requireNonEmpty(artifacts, "the artifacts directory")
@@ -30,6 +38,19 @@ struct ReportCommand: ParsableCommand {
             throw ValidationError("--out \(out) is inside the artifacts directory \(artifacts); write the report elsewhere")
         }
         try PathChecks.requireReplaceable(out, "--out")
+        var outputs = [(out, "--out")]
+        for (path, flag) in [(junit, "--junit"), (markdown, "--markdown")] {
+            guard let path else { continue }
+            try PathChecks.requireNonEmpty(path, flag)
+            guard !PathChecks.isInside(path, artifacts) else {
+                throw ValidationError("\(flag) \(path) is inside the artifacts directory \(artifacts); write it elsewhere")
+            }
+            if let other = outputs.first(where: { PathChecks.canonical($0.0) == PathChecks.canonical(path) }) {
+                throw ValidationError("\(flag) \(path) is the same file as \(other.1); give each output its own path")
+            }
+            try PathChecks.requireReplaceable(path, flag)
+            outputs.append((path, flag))
+        }
     }
 
     func run() throws {
@@ -42,6 +63,32 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw ValidationError("cannot write \(out): \(error)")
         }
+        if let junit {
+            do {
+                try AtomicFileWriter.write(Data(report.junitXML().utf8), to: junit)
+            } catch {
+                throw ValidationError("cannot write \(junit): \(error)")
+            }
+        }
+        if let markdown { try append(report.markdown(), to: markdown) }
         print("\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") → \(destination.path)")
+    }
+
+    /// Appends to a regular file, or creates it: a step summary collects several steps' text.
+    private func append(_ text: String, to path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+                throw ValidationError("cannot write \(path)")
+            }
+            return
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write \(path)") }
+        defer { try? handle.close() }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw ValidationError("cannot write \(path): \(error)")
+        }
     }
 }

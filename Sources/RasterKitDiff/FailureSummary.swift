@@ -10,9 +10,13 @@ package struct FailureSummary: Codable, Sendable {
     package var expectedSize: String?
     package var actualSize: String?
     package var recordMode: String
+    /// The regions left out of the comparison, as pixel rectangles; absent in older files.
+    package var ignoredRegions: [String]?
 
     package init(identifier: String, golden: String, message: String, differentPixels: Int?, totalPixels: Int?,
-                 ratio: Double?, expectedSize: String?, actualSize: String?, recordMode: String) {
+                 ratio: Double?, expectedSize: String?, actualSize: String?, recordMode: String,
+                 ignoredRegions: [String] = []) {
+        self.ignoredRegions = ignoredRegions.isEmpty ? nil : ignoredRegions
         self.identifier = identifier
         self.golden = golden
         self.message = message

@@ -16,6 +16,8 @@ public struct GoldenReport: Sendable {
         public var message: String
         /// The path of the golden PNG.
         public var golden: String
+        /// The folder holding this failure's `expected.png`, `actual.png` and `diff.png`.
+        public var artifactsFolder: String = ""
         /// Share of differing pixels; nil when the sizes differed (shown first).
         public var ratio: Double?
         /// Pixels that differed; nil when the sizes differed.
@@ -34,6 +36,9 @@ public struct GoldenReport: Sendable {
         /// Images of the folder that were not embedded, by file name, with the reason: a
         /// symbolic link, not a regular file, too large, or not a PNG that decodes whole.
         public var leftOut: [String: String] = [:]
+        /// The regions the assertion ignored (`ignoring:`), as pixel rectangles; they are
+        /// hatched in blue in the diff image.
+        public var ignoredRegions: [String] = []
     }
 
     /// Failures, the largest share of differing pixels first.
@@ -76,9 +81,10 @@ public struct GoldenReport: Sendable {
                 continue
             }
             failures.append(Failure(identifier: summary.identifier, message: summary.message, golden: summary.golden,
-                                    ratio: summary.ratio, differentPixels: summary.differentPixels,
+                                    artifactsFolder: folder.path, ratio: summary.ratio, differentPixels: summary.differentPixels,
                                     totalPixels: summary.totalPixels, expected: image("expected.png"), actual: actual,
-                                    diff: image("diff.png"), leftOut: leftOut))
+                                    diff: image("diff.png"), leftOut: leftOut,
+                                    ignoredRegions: summary.ignoredRegions ?? []))
         }
         self.failures = failures.sorted { ($0.ratio ?? 2, $1.identifier) > ($1.ratio ?? 2, $0.identifier) }
         self.skipped = skipped
@@ -125,11 +131,17 @@ public struct GoldenReport: Sendable {
         <section>
           <h2>\(escape(failure.identifier)) <span class="ratio">\(ratio)</span></h2>
           <p class="stats">\(pixels) · golden <code>\(escape(failure.golden))</code></p>
-          <pre>\(escape(failure.message))</pre>
+          \(ignoredNote(failure))<pre>\(escape(failure.message))</pre>
           <div class="row">\(figure("expected", failure.expected))\(figure("actual", failure.actual))\(figure("diff", failure.diff))</div>
           \(compare)
         </section>
         """
+    }
+
+    private func ignoredNote(_ failure: Failure) -> String {
+        guard !failure.ignoredRegions.isEmpty else { return "" }
+        return "<p class=\"ignored\">Ignored regions (hatched blue in the diff): "
+            + escape(failure.ignoredRegions.joined(separator: ", ")) + "</p>"
     }
 
     /// A width attribute that enlarges small images by a whole factor (they are drawn pixelated),

@@ -8,6 +8,8 @@ import Synchronization
 struct GoldenLocation {
     let goldenURL: URL
     let artifactsDirectory: URL
+    /// Where the run records of `rasterkit goldens unused` go (see ``GoldenRunLog``).
+    let runsDirectory: URL
     /// `<TestFile>/<test>[.<name>]@<scale>x`, for messages and reports.
     let identifier: String
 
@@ -42,6 +44,12 @@ struct GoldenLocation {
                 .appendingPathComponent(".build/rasterkit-artifacts", isDirectory: true)
         }
         artifactsDirectory = artifacts.appendingPathComponent(testFile + "." + fileName, isDirectory: true)
+        if let custom = environment["RASTERKIT_GOLDEN_RUNS"], !custom.isEmpty {
+            runsDirectory = URL(fileURLWithPath: custom, isDirectory: true)
+        } else {
+            runsDirectory = (root ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .appendingPathComponent(".build/rasterkit-golden-runs", isDirectory: true)
+        }
     }
 
     /// Letters, digits, `-`, `_` and `.` only: names become file names.

@@ -14,6 +14,10 @@ public enum RecordMode: String, Sendable, CaseIterable {
     case failed
     /// Never write goldens: a missing golden is a failure.
     case never
+    /// Never write goldens and never fail: every difference and missing golden leaves its
+    /// failure artifacts and a line on standard error, for reviewing a renderer upgrade with
+    /// `rasterkit report`.
+    case compare
 
     /// The mode from the environment, and a sentence saying where it came from.
     static func current(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
@@ -41,6 +45,8 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
     case unreadableGolden(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case invalidName(String)
+    /// An `ignoring:` rectangle that cannot be used, with the reason.
+    case invalidMask(String)
 
     /// What went wrong and how to fix it, in one line.
     public var description: String {
@@ -52,6 +58,7 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
         case let .unreadableGolden(path, reason): "cannot read golden \(path): \(reason)"
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case .invalidName(let name): "\"\(name)\" cannot be part of a golden file name"
+        case .invalidMask(let reason): "invalid ignoring: \(reason)"
         }
     }
 }

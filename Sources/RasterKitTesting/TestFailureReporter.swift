@@ -15,6 +15,13 @@ enum TestFailureReporter {
         var path: String { "\(filePath)" }
     }
 
+    /// A difference under the `compare` record mode: one line on standard error, no failure.
+    static func note(_ message: String, artifacts: URL) {
+        let line = "rasterkit compare: " + (message.split(separator: "\n").first.map(String.init) ?? message)
+            + " (artifacts: \(artifacts.path))\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
     static func fail(_ message: String, attachments: [(name: String, bytes: [UInt8])] = [], at location: Location) {
         if Test.current != nil {
             let source = SourceLocation(fileID: location.fileID, filePath: location.path, line: Int(location.line),

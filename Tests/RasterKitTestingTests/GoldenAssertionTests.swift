@@ -3,7 +3,7 @@ import Testing
 @testable import RasterKitTesting
 
 /// Runs golden assertions against a private goldens folder with a chosen environment.
-private struct Harness {
+struct Harness {
     let root: URL
     let goldens: URL
     let artifacts: URL
@@ -17,12 +17,14 @@ private struct Harness {
     }
 
     func assert(_ image: RasterImage, test: String, named name: String? = nil, tolerance: Tolerance? = nil,
-                record: RecordMode? = nil, environment: [String: String] = [:]) throws {
+                masks: [Rect] = [], record: RecordMode? = nil, environment: [String: String] = [:],
+                rerender: (() throws -> RasterImage)? = nil) throws {
         var environment = environment
         environment["RASTERKIT_ARTIFACTS"] = artifacts.path
-        try GoldenRendering.assert(image, name: name, tolerance: tolerance, goldensDirectory: goldens, record: record,
-                                   location: .init(fileID: #fileID, filePath: #filePath, line: 1, column: 1),
-                                   function: test + "()", environment: environment)
+        environment["RASTERKIT_GOLDEN_RUNS"] = root.appendingPathComponent("runs").path
+        try GoldenRendering.assert(image, name: name, tolerance: tolerance, masks: masks, goldensDirectory: goldens,
+                                   record: record, location: .init(fileID: #fileID, filePath: #filePath, line: 1, column: 1),
+                                   function: test + "()", environment: environment, rerender: rerender)
     }
 
     func golden(_ test: String, named name: String? = nil, scale: Int = 1) -> URL {
@@ -35,14 +37,14 @@ private struct Harness {
     }
 }
 
-private func square(_ color: Color, side: Double = 10, dot: Bool = false) throws -> RasterImage {
+func square(_ color: Color, side: Double = 10, dot: Bool = false) throws -> RasterImage {
     try RasterImage(size: Size(side)) { canvas in
         canvas.fillAll(with: .color(color))
         if dot { canvas.fill(Path(rect: Rect(x: 2, y: 2, width: 2, height: 1)), with: .color(.black)) }
     }
 }
 
-private func comment(_ issue: Issue) -> String { issue.comments.map(\.rawValue).joined(separator: "\n") }
+func comment(_ issue: Issue) -> String { issue.comments.map(\.rawValue).joined(separator: "\n") }
 
 @Suite struct GoldenAssertionTests {
     @Test func aMissingGoldenIsRecordedAndTheTestFails() throws {

@@ -108,6 +108,28 @@ public enum FontLibrary {
 
     static var generation: Int { state.withLock { $0.generation } }
 
+    /// The font files text can use now, as `<file name> (<bytes> bytes)`, sorted (for
+    /// ``RenderEnvironment``): the default fonts, registered files and the fonts in registered
+    /// directories; `system fonts` when the machine's fonts are included.
+    package static func fontFilesInUse() -> [String] {
+        let (directories, files, system) = state.withLock { ($0.userDirectories, $0.userFiles, $0.includesSystemFonts) }
+        var paths = (try? resolveDefaultFiles()) ?? []
+        paths += files
+        let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "pfb", "pfa", "woff", "woff2"]
+        for directory in directories {
+            let enumerator = FileManager.default.enumerator(atPath: directory)
+            while let relative = enumerator?.nextObject() as? String {
+                if fontExtensions.contains((relative as NSString).pathExtension.lowercased()) { paths.append(directory + "/" + relative) }
+            }
+        }
+        var names = Set(paths.map { path in
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            return (path as NSString).lastPathComponent + (bytes.map { " (\($0) bytes)" } ?? " (unreadable)")
+        })
+        if system { names.insert("system fonts") }
+        return names.sorted()
+    }
+
     private static func resolveDefaultFiles() throws -> [String] {
         for directory in defaultFontDirectories {
             let paths = defaultFontFiles.map { directory + "/" + $0 }
