@@ -123,9 +123,20 @@ enum DiskCacheChildren {
         return (try? encoder.encode(children)).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// nil when the text is not such an array.
+    /// nil when the text is not such an array. Entries of a batch share a handful of child
+    /// lists, and decoding JSON costs more than the rest of a disk hit, so each distinct text is
+    /// decoded once (up to `memoLimit` of them).
     static func decode(_ text: String?) -> [ComponentVersion]? {
         guard let text else { return [] }
-        return try? JSONDecoder().decode([ComponentVersion].self, from: Data(text.utf8))
+        if let known = memo.withLock({ $0[text] }) { return known }
+        guard let decoded = try? JSONDecoder().decode([ComponentVersion].self, from: Data(text.utf8)) else { return nil }
+        memo.withLock { memo in
+            if memo.count >= memoLimit { memo.removeAll(keepingCapacity: true) }
+            memo[text] = decoded
+        }
+        return decoded
     }
+
+    private static let memo = SanitizerVisibleMutex<[String: [ComponentVersion]]>([:])
+    private static let memoLimit = 4_096
 }
