@@ -61,8 +61,11 @@ public final class RemoteCache: RemoteStore {
         self.configuration = configuration
         let timeout = HTTPClient.Configuration.Timeout(connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)),
                                                        read: .nanoseconds(Self.nanoseconds(configuration.requestTimeout)))
-        client = HTTPClient(eventLoopGroupProvider: .singleton,
-                            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: timeout))
+        var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: timeout)
+        // A refused connection fails its request at once, instead of being retried until the
+        // deadline: the cache's circuit breaker decides when to try again.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
     /// A store at `url`, with the default timeouts and the `Authorization` header from the
