@@ -115,6 +115,9 @@ final class ManualClock: Sendable {
             let rendered = try other.render(a, size: Size(8))
             #expect(rendered.origin == .drawn)
             #expect(other.cache.remoteStatistics?.rejected == 1)
+            // The redraw's upload replaces the damaged object before the next variant goes in.
+            #expect(other.cache.flushUploads(timeout: 10))
+            #expect(remote.object(nameA) == objectA)
         }
         #expect(RemoteCacheObject.decode(objectB, digest: keyB.value) != nil)
         #expect(RemoteCacheObject.decode(objectB, digest: keyA.value) == nil)
