@@ -80,14 +80,13 @@ public final class RemoteCache: RemoteStore {
 
     /// The URL of the object named `name`.
     public func objectURL(for name: RemoteObjectName) -> URL {
-        let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
         switch configuration.layout {
         case .plain:
-            return URL(string: "\(base)/\(name.formatVersion)/\(name.digest)")!
+            return url.appendingPathComponent(String(name.formatVersion)).appendingPathComponent(name.digest)
         case .bazelRemote:
             let version = String(name.formatVersion, radix: 16)
             let padded = String(repeating: "0", count: max(0, 32 - version.count)) + version
-            return URL(string: "\(base)/ac/\(name.digest)\(padded)")!
+            return url.appendingPathComponent("ac").appendingPathComponent(name.digest + padded)
         }
     }
 
