@@ -46,7 +46,8 @@ let server: (url: String, pid: pid_t)? = {
     try? FileManager.default.createDirectory(atPath: root + "/store", withIntermediateDirectories: true)
     guard (try? configuration.write(toFile: root + "/nginx.conf", atomically: true, encoding: .utf8)) != nil else { return nil }
     var pid = pid_t()
-    let argv = [nginx, "-c", root + "/nginx.conf", "-p", root, "-e", root + "/error.log"].map { strdup($0) } + [nil]
+    let arguments: [String] = [nginx, "-c", root + "/nginx.conf", "-p", root, "-e", root + "/error.log"]
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     guard posix_spawn(&pid, nginx, nil, nil, argv, environ) == 0 else { return nil }
     for _ in 0..<500 where !FileManager.default.fileExists(atPath: root + "/nginx.pid") { usleep(10_000) }
