@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RasterKitTesting", targets: ["RasterKitTesting"]),
         // swift-snapshot-testing strategies; empty unless the SnapshotTesting trait is enabled.
         .library(name: "RasterKitSnapshotTesting", targets: ["RasterKitSnapshotTesting"]),
+        .library(name: "RasterKitRemoteCache", targets: ["RasterKitRemoteCache"]),
         .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
     ],
     traits: [
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The remote cache tier's HTTP client; only RasterKitRemoteCache (and so the CLI) links it.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `make docs`: the generate-documentation command; no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -54,6 +58,17 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The shared remote store over HTTP (nginx WebDAV, bazel-remote): RemoteCache implements the
+        // core's RemoteStore with AsyncHTTPClient, so swift-nio stays out of the core library.
+        .target(
+            name: "RasterKitRemoteCache",
+            dependencies: [
+                "RasterKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // ImageDiff, Tolerance and the HTML report: everything of RasterKitTesting that needs no
         // test framework, so the CLI links neither Testing nor XCTest (and can link statically).
         .target(name: "RasterKitDiff", dependencies: ["RasterKit"]),
@@ -70,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitBatch", "RasterKitDiff",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitRemoteCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -80,7 +95,7 @@ let package = Package(
         // A small executable the tests spawn to check behaviour across processes.
         .executableTarget(name: "RasterKitProbe", dependencies: ["RasterKit"], path: "Tests/RasterKitProbe"),
         .testTarget(
-            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe"],
+            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe", "RasterKitRemoteCache"],
             exclude: ["Fixtures"]),
         // What the test targets share: running the built `rasterkit`, synthetic bitmaps, temporary folders.
         .target(name: "RasterKitTestSupport", dependencies: ["RasterKit"], path: "Tests/RasterKitTestSupport"),

@@ -190,11 +190,28 @@ def fresh_checks(results):
     return checks
 
 
+def remote_checks(results):
+    """Issue 22: the showcase into a new folder with an empty local store, against a cold run."""
+    cold = "remote showcase: cold (new folder, new store, no remote)"
+    return [
+        (22, "showcase, empty store: cold ÷ warm remote",
+         lambda r: ratio(wall_ns(r, cold), wall_ns(r, "remote showcase: new folder, empty store, warm remote")),
+         "{:.1f}×", lambda v: v >= 5, "≥ 5×"),
+        (22, "showcase, empty store: remote down ÷ no remote",
+         lambda r: ratio(wall_ns(r, "remote showcase: new folder, empty store, remote down (closed port)"), wall_ns(r, cold)),
+         "{:.2f}×", lambda v: v <= 1.2, "≤ 1.2×"),
+        (22, "showcase, empty store: remote never answers − no remote (seconds)",
+         lambda r: None if wall_ns(r, cold) is None or wall_ns(r, "remote showcase: new folder, empty store, remote never answers (1 s timeout)") is None
+         else (wall_ns(r, "remote showcase: new folder, empty store, remote never answers (1 s timeout)") - wall_ns(r, cold)) / 1e9,
+         "{:.2f} s", lambda v: v <= 1.2, "≤ the 1 s timeout, once per run"),
+    ]
+
+
 def main():
     path, results = load(sys.argv[1] if len(sys.argv) > 1 else "Benchmarks")
     print(f"From {path} ({len(results)} benchmarks, {os.cpu_count()} cores)\n")
     failures = 0
-    for issue, what, value, fmt, ok, bound in sorted(CHECKS + svg_checks(results) + fresh_checks(results), key=lambda c: c[0]):
+    for issue, what, value, fmt, ok, bound in sorted(CHECKS + svg_checks(results) + fresh_checks(results) + remote_checks(results), key=lambda c: c[0]):
         v = value(results)
         if v is None:
             continue

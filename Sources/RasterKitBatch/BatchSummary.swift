@@ -34,6 +34,9 @@ public struct BatchSummary: Codable, Hashable, Sendable {
     /// Problems that did not fail an output but should be seen, such as worker threads the
     /// system refused to start. Left out of the JSON when empty.
     public var warnings: [String] = []
+    /// What the remote cache tier did during the run (hits, misses, errors, uploads), or nil
+    /// when the run used none. Left out of the JSON when nil.
+    public var remote: RemoteCacheStatistics?
 
     /// A summary with the given counts.
     public init(total: Int, drawn: Int, cached: Int, failed: Int, seconds: Double, failures: [Failure]) {
@@ -45,7 +48,7 @@ public struct BatchSummary: Codable, Hashable, Sendable {
         self.failures = failures
     }
 
-    private enum CodingKeys: String, CodingKey { case total, drawn, cached, failed, seconds, failures, warnings }
+    private enum CodingKeys: String, CodingKey { case total, drawn, cached, failed, seconds, failures, warnings, remote }
 
     /// Decodes a summary; one written before `warnings` existed has none.
     public init(from decoder: any Decoder) throws {
@@ -55,6 +58,7 @@ public struct BatchSummary: Codable, Hashable, Sendable {
                   seconds: try container.decode(Double.self, forKey: .seconds),
                   failures: try container.decode([Failure].self, forKey: .failures))
         warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
+        remote = try container.decodeIfPresent(RemoteCacheStatistics.self, forKey: .remote)
     }
 
     /// Encodes the summary, leaving `warnings` out when there are none, so the JSON of a
@@ -68,6 +72,7 @@ public struct BatchSummary: Codable, Hashable, Sendable {
         try container.encode(seconds, forKey: .seconds)
         try container.encode(failures, forKey: .failures)
         if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
+        try container.encodeIfPresent(remote, forKey: .remote)
     }
 
     /// Outputs written (drawn or cached).

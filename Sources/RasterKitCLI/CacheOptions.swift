@@ -3,9 +3,10 @@ import Foundation
 import Logging
 import RasterKit
 import RasterKitBatch
+import RasterKitRemoteCache
 
-/// `--cache PATH | --no-cache`, shared by the commands that render: the one place a command's
-/// rasterizer and its disk store are set up and flushed.
+/// `--cache PATH | --no-cache` and `--remote-cache URL`, shared by the commands that render: the
+/// one place a command's rasterizer, its disk store and its remote store are set up and flushed.
 struct CacheOptions: ParsableArguments {
     @Option(help: "The render cache to read and update (default: $RASTERKIT_CACHE, else $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
     var cache: String?
@@ -14,10 +15,40 @@ struct CacheOptions: ParsableArguments {
           help: "Use no render cache on disk, and render every output again, even those already up to date.")
     var noCache = false
 
+    @Option(name: .customLong("remote-cache"),
+            help: ArgumentHelp("A shared HTTP cache (nginx WebDAV, bazel-remote) asked after the local store and before drawing; fresh renders are uploaded to it (default: $RASTERKIT_REMOTE_CACHE). An Authorization header comes from $RASTERKIT_REMOTE_CACHE_AUTHORIZATION.",
+                               valueName: "url"))
+    var remoteCache: String?
+
+    @Option(name: .customLong("remote-timeout"),
+            help: ArgumentHelp("Seconds a request to the remote cache may take, connecting included (default 1); a remote that fails is not asked again for a while.",
+                               valueName: "seconds"))
+    var remoteTimeout: Double = 1
+
+    /// Seconds a run waits at its end for its uploads to the remote cache.
+    static let uploadWaitLimit: Double = 30
+
+    /// The remote cache's URL: `--remote-cache`, else `RASTERKIT_REMOTE_CACHE`; nil for none
+    /// (and with `--no-cache`, which renders everything again).
+    var remoteURL: URL? {
+        guard !noCache else { return nil }
+        let text = remoteCache ?? ProcessInfo.processInfo.environment["RASTERKIT_REMOTE_CACHE"]
+        guard let text, !text.isEmpty else { return nil }
+        return URL(string: text)
+    }
+
     /// Usage mistakes found before anything renders, so they exit with 2 rather than failing
     /// every output: both flags at once, an empty path, a path whose folder is missing.
     func validate() throws {
         if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
+        if remoteCache != nil && noCache { throw ValidationError("--remote-cache and --no-cache cannot be used together") }
+        guard remoteTimeout > 0, remoteTimeout <= 600 else { throw ValidationError("--remote-timeout must be more than 0 and at most 600 seconds") }
+        if let text = remoteCache ?? ProcessInfo.processInfo.environment["RASTERKIT_REMOTE_CACHE"], !text.isEmpty {
+            let source = remoteCache != nil ? "--remote-cache" : "RASTERKIT_REMOTE_CACHE"
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("\(source) \(text): give an http:// or https:// URL")
+            }
+        }
         guard let cache else { return }
         try PathChecks.requireNonEmpty(cache, "--cache")
         var isDirectory: ObjCBool = false
@@ -61,14 +92,24 @@ struct CacheOptions: ParsableArguments {
         // every output it made either, so the limit stays well below the machine's memory.
         let memoryLimit = Self.batchMemoryLimit
         if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit), limits: limits) }
+        let remote = makeRemote()
         do {
             let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
-            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk), limits: limits)
+            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk, remote: remote), limits: limits)
         } catch {
             let message = "rasterkit: warning: rendering without the render cache, which cannot be used: \(error)\n"
             FileHandle.standardError.write(Data(message.utf8))
-            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit), limits: limits)
+            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, remote: remote), limits: limits)
         }
+    }
+
+    /// The remote store at ``remoteURL`` with `--remote-timeout`, or nil.
+    func makeRemote() -> RemoteCache? {
+        guard let url = remoteURL else { return nil }
+        var configuration = RemoteCache.Configuration()
+        configuration.requestTimeout = remoteTimeout
+        configuration.connectTimeout = min(remoteTimeout, 0.5)
+        return RemoteCache(url: url, configuration: configuration)
     }
 
     /// Runs a batch of `svg` or `render` with these options and `limits`: `body` runs the renderer with a
@@ -84,9 +125,18 @@ struct CacheOptions: ParsableArguments {
         let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs, logger: quiet) {
             options.makeRasterizer(limits: limits)
         }
-        let summary = body(renderer, progress)
+        var summary = body(renderer, progress)
         progress.finish()
-        try? renderer.rasterizer?.cache.flush()
+        if let cache = renderer.rasterizer?.cache {
+            // Uploads wait, bounded, so the next shard or machine finds this run's renders.
+            if !cache.flushUploads(timeout: Self.uploadWaitLimit) {
+                summary.warnings.append("some renders were not uploaded to the remote cache within \(Int(Self.uploadWaitLimit)) s")
+            }
+            summary.remote = cache.remoteStatistics
+            try? cache.flush()
+        } else if remoteURL != nil {
+            summary.remote = RemoteCacheStatistics()
+        }
         return summary
     }
 }

@@ -130,6 +130,12 @@ public final class DiskCache: Sendable {
         writer.enqueue(key: key, image: image, children: children, created: created, expires: expires)
     }
 
+    /// Keeps `png`, the store's own encoding of the render just queued for `key` (from the remote
+    /// store), so the writer stores it instead of encoding the pixels again.
+    func adoptPNG(_ png: Data, for key: CacheKey) {
+        writer.adoptEncoding(png, encoding: nil, for: key.value)
+    }
+
     /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks.
     func hit(for key: CacheKey) -> DiskCacheHit? {
         let now = options.clock()

@@ -1,12 +1,15 @@
 import Foundation
 
 /// The cache a ``Rasterizer`` serves from: a memory LRU in front of an optional persistent
-/// disk store. A request looks in memory, then on disk, then draws; a disk hit is kept in
-/// memory, and a drawn render goes to both.
+/// disk store, and an optional remote store shared by several machines under that. A request
+/// looks in memory, then on disk, then remotely, then draws; a disk hit is kept in memory, a
+/// remote hit in memory and on disk, and a drawn render goes to memory and disk at once and to
+/// the remote store in the background.
 ///
 /// ```swift
 /// let cache = RasterCache(memoryLimit: 64 << 20)
 /// let persistent = RasterCache(memoryLimit: 64 << 20, disk: try DiskCache(at: url))
+/// let shared = RasterCache(memoryLimit: 64 << 20, disk: try DiskCache(at: url), remote: RemoteCache(url: server))
 /// ```
 ///
 /// The cache counts nothing itself: what requests were served from where is
@@ -17,22 +20,45 @@ public final class RasterCache: Sendable {
     public let memory: MemoryCache
     /// The persistent tier, or nil to keep renders in memory only.
     public let disk: DiskCache?
+    /// The shared tier under the disk store, or nil.
+    let remoteTier: RemoteTier?
 
     /// - Parameters:
     ///   - memoryLimit: bytes of pixels kept in memory (default 64 MiB).
     ///   - disk: the persistent store renders are also read from and written to (default none).
+    ///   - remote: a store shared with other machines, asked after a disk miss and before a draw;
+    ///     fresh renders are uploaded to it in the background (default none). Its faults never
+    ///     fail a render: they are counted in ``remoteStatistics`` and drawn around.
+    ///   - remoteOptions: the remote tier's circuit breaker and upload queue.
     ///   - respondsToMemoryPressure: trim the memory tier when the process's cgroup reports
     ///     memory pressure (see ``handleMemoryPressure(level:)``); default true.
-    public init(memoryLimit: Int = 64 << 20, disk: DiskCache? = nil, respondsToMemoryPressure: Bool = true) {
+    public init(memoryLimit: Int = 64 << 20, disk: DiskCache? = nil, remote: (any RemoteStore)? = nil,
+                remoteOptions: RemoteCacheOptions = RemoteCacheOptions(), respondsToMemoryPressure: Bool = true) {
         memory = MemoryCache(costLimit: memoryLimit)
         self.disk = disk
+        remoteTier = remote.map { RemoteTier(store: $0, options: remoteOptions) }
         if respondsToMemoryPressure { MemoryPressureRegistry.shared.register(self) }
     }
 
     /// A cache over a given memory tier (tests give one with their own clock).
-    init(memory: MemoryCache, disk: DiskCache?) {
+    init(memory: MemoryCache, disk: DiskCache?, remote: RemoteTier? = nil) {
         self.memory = memory
         self.disk = disk
+        remoteTier = remote
+    }
+
+    /// The remote store, or nil.
+    public var remote: (any RemoteStore)? { remoteTier?.store }
+
+    /// What the remote tier has done, or nil without a remote store.
+    public var remoteStatistics: RemoteCacheStatistics? { remoteTier?.statistics }
+
+    /// Waits until the renders queued for the remote store are uploaded (or dropped), for at
+    /// most `timeout` seconds; call it before the process exits. Returns false when some were
+    /// still waiting then. Returns true at once without a remote store.
+    @discardableResult
+    public func flushUploads(timeout: Double = 10) -> Bool {
+        remoteTier?.flush(timeout: timeout) ?? true
     }
 
     /// Drops every image held in memory. The disk store keeps its entries: see
@@ -55,11 +81,26 @@ public final class RasterCache: Sendable {
         return hit
     }
 
+    /// The render stored remotely for `key`, verified, or nil. A hit is queued for the disk
+    /// store (its PNG kept, not encoded again) when `storingOnDisk`, for `lifetime` seconds.
+    func remoteHit(for key: CacheKey, storingOnDisk: Bool, lifetime: Double?) -> DiskCacheHit? {
+        guard let remoteTier, let (hit, png) = remoteTier.hit(for: key) else { return nil }
+        if storingOnDisk, let disk {
+            disk.store(hit.image, for: key, children: hit.children, lifetime: lifetime)
+            disk.adoptPNG(png, for: key)
+        }
+        return hit
+    }
+
     /// Keeps a render just drawn in memory and hands it to the disk store's writer, each only
-    /// when `tiers` includes it.
+    /// when `tiers` includes it; with the disk tier, also to the remote uploader, unless it has a
+    /// lifetime of its own (the remote store keeps renders until its own eviction).
     func storeDrawn(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: Double?,
                     in tiers: CacheTiers = .all) {
         if tiers.contains(.memory) { memory.insert(image, children: children, for: key) }
-        if tiers.contains(.disk) { disk?.store(image, for: key, children: children, lifetime: lifetime) }
+        if tiers.contains(.disk) {
+            disk?.store(image, for: key, children: children, lifetime: lifetime)
+            if lifetime == nil { remoteTier?.upload(image, for: key, children: children) }
+        }
     }
 }

@@ -89,6 +89,13 @@ extension Rasterizer {
             environment?.children.record(contentsOf: stored.children)
             return RenderedImage(image: stored.image, key: key, origin: .disk)
         }
+        if options.readTiers.contains(.disk),
+           let stored = cache.remoteHit(for: key, storingOnDisk: options.writeTiers.contains(.disk), lifetime: nil) {
+            if options.writeTiers.contains(.memory) { cache.memory.insert(stored.image, children: stored.children, for: key) }
+            counters.count(.remoteHits)
+            environment?.children.record(contentsOf: stored.children)
+            return RenderedImage(image: stored.image, key: key, origin: .remote)
+        }
         throw RenderError.notCached(key: key)
     }
 
@@ -100,6 +107,7 @@ extension Rasterizer {
         case .memory: .memory
         case .fallback: []
         case .disk: superseded ? .disk : plan.writes.intersection(.memory).union(.disk)
+        case .remote: superseded ? plan.writes.intersection(.disk) : plan.writes
         default: superseded ? [] : plan.writes
         }
         return RenderJob.Drawn(image: rendered.image, children: children, fallback: rendered.fallback, heldIn: heldIn,

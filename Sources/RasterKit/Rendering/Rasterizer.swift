@@ -138,8 +138,10 @@ public final class Rasterizer: Sendable {
     func produce<Component: Rasterizable>(_ component: Component, key: CacheKey, geometry: RenderGeometry,
                                           scale: Double, environment: DrawEnvironment,
                                           job: RenderJob, plan: RenderPlan) throws -> RenderedImage {
-        // Another request may have stored it between our cache miss and our claim.
+        // Another request may have stored it between our cache miss and our claim: served from
+        // memory after all, and counted so (a busy batch otherwise lost a hit in its statistics).
         if plan.reads.contains(.memory), let entry = cache.memory.peek(key.value) {
+            counters.count(.memoryHits)
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
@@ -153,6 +155,18 @@ public final class Rasterizer: Sendable {
             environment.children.record(contentsOf: stored.children)
             counters.count(.diskHits)
             return RenderedImage(image: stored.image, key: key, origin: .disk)
+        }
+        // Drawn by another machine: verified, then kept on disk too. Bounded by the remote
+        // store's timeouts and skipped while its circuit breaker is open.
+        if plan.reads.contains(.disk),
+           let stored = cache.remoteHit(for: key, storingOnDisk: plan.writes.contains(.disk),
+                                        lifetime: component.diskCacheLifetime) {
+            if plan.writes.contains(.memory) {
+                scheduler.storeUnlessSuperseded(job) { cache.memory.insert(stored.image, children: stored.children, for: key) }
+            }
+            environment.children.record(contentsOf: stored.children)
+            counters.count(.remoteHits)
+            return RenderedImage(image: stored.image, key: key, origin: .remote)
         }
         counters.count(.draws)
         let image: RasterImage, fallback: FallbackEvent?
@@ -199,6 +213,8 @@ public struct RenderedImage: Sendable {
         case memory
         /// Served from the disk store.
         case disk
+        /// Served from the remote store shared with other machines (and now on disk too).
+        case remote
         /// Drawn for another request that was already under way.
         case joined
         /// Made with a ``Fallback``'s secondary component, because its primary failed (now or
@@ -206,14 +222,15 @@ public struct RenderedImage: Sendable {
         case fallback
 
         /// Whether no draw was needed for this request.
-        public var wasCached: Bool { self == .memory || self == .disk }
+        public var wasCached: Bool { self == .memory || self == .disk || self == .remote }
     }
 
     /// The rendered image.
     public let image: RasterImage
     /// The cache key the image is stored under.
     public let key: CacheKey
-    /// Whether the image was drawn, served from memory or disk, or shared with another request.
+    /// Whether the image was drawn, served from memory, disk or the remote store, or shared with
+    /// another request.
     public let origin: Origin
     let fallback: FallbackEvent?
 

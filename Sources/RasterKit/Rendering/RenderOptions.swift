@@ -58,7 +58,7 @@ public struct RenderOptions: OptionSet, Hashable, Sendable {
     func accepts(_ origin: RenderedImage.Origin) -> Bool {
         switch origin {
         case .memory: readTiers.contains(.memory)
-        case .disk: readTiers.contains(.disk)
+        case .disk, .remote: readTiers.contains(.disk)
         default: true
         }
     }

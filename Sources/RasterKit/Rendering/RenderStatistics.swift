@@ -6,6 +6,8 @@ public struct RenderStatistics: Hashable, Sendable {
     public var memoryHits = 0
     /// Requests served from the disk store.
     public var diskHits = 0
+    /// Requests served from the remote store (a ``RasterCache`` made with `remote:`).
+    public var remoteHits = 0
     /// Requests not found in memory: each is then served from disk, drawn, or joins a draw.
     public var misses = 0
     /// Requests that waited on a draw another request had started.
@@ -33,7 +35,7 @@ public struct RenderStatistics: Hashable, Sendable {
 /// ``snapshot(evictions:)`` adds the stripes up.
 final class RenderCounters: Sendable {
     enum Counter: Int, CaseIterable {
-        case draws, memoryHits, diskHits, misses, coalesced, failures, cancellations, fallbacks
+        case draws, memoryHits, diskHits, remoteHits, misses, coalesced, failures, cancellations, fallbacks
     }
 
     private let counters = StripedCounters(width: Counter.allCases.count)
@@ -47,6 +49,7 @@ final class RenderCounters: Sendable {
         statistics.draws = counters.value(of: Counter.draws.rawValue)
         statistics.memoryHits = counters.value(of: Counter.memoryHits.rawValue)
         statistics.diskHits = counters.value(of: Counter.diskHits.rawValue)
+        statistics.remoteHits = counters.value(of: Counter.remoteHits.rawValue)
         statistics.misses = counters.value(of: Counter.misses.rawValue)
         statistics.coalesced = counters.value(of: Counter.coalesced.rawValue)
         statistics.failures = counters.value(of: Counter.failures.rawValue)

@@ -1,0 +1,23 @@
+import Foundation
+
+/// How ``RasterCache`` uses its remote store: when to stop asking it, and how much may wait to
+/// be uploaded.
+public struct RemoteCacheOptions: Sendable {
+    /// Faults in a row (timeouts, refused connections, `5xx`) after which the store is not asked
+    /// for `retryInterval` seconds. Default 1: a store that never answers costs one timeout.
+    public var failureThreshold = 1
+    /// Seconds before a store that failed is asked again (default 30); each failed retry doubles
+    /// it, up to `maximumRetryInterval` (default 600).
+    public var retryInterval: Double = 30
+    /// The longest wait between retries, in seconds.
+    public var maximumRetryInterval: Double = 600
+    /// Renders waiting to be uploaded, at most (default 1024); more are not uploaded.
+    public var maximumQueuedUploads = 1024
+    /// Bytes of pixels waiting to be uploaded, at most (default 128 MiB).
+    public var maximumQueuedBytes = 128 << 20
+    /// Objects sent to the store in one batch (default 16): the uploader's requests in flight.
+    public var uploadBatchSize = 16
+
+    /// The defaults.
+    public init() {}
+}

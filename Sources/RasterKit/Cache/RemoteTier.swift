@@ -1,0 +1,60 @@
+import Foundation
+
+/// The remote tier of a ``RasterCache``: verified lookups that never throw and are skipped while
+/// the store is failing, and uploads in the background.
+final class RemoteTier: Sendable {
+    let store: any RemoteStore
+    private let breaker: RemoteCircuitBreaker
+    private let counters = RemoteCounters()
+    private let uploader: RemoteUploader
+
+    init(store: any RemoteStore, options: RemoteCacheOptions, clock: @escaping @Sendable () -> Double = RemoteTier.now) {
+        self.store = store
+        breaker = RemoteCircuitBreaker(failureThreshold: options.failureThreshold, retryInterval: options.retryInterval,
+                                       maximumRetryInterval: options.maximumRetryInterval, clock: clock)
+        uploader = RemoteUploader(store: store, options: options, breaker: breaker, counters: counters)
+    }
+
+    @Sendable static func now() -> Double { Date().timeIntervalSinceReferenceDate }
+
+    /// The verified render stored remotely under `key`, with its PNG, or nil for a miss, a fault
+    /// or an object that fails verification.
+    func hit(for key: CacheKey) -> (hit: DiskCacheHit, png: Data)? {
+        guard breaker.mayAsk() else {
+            counters.withLock { $0.skipped += 1 }
+            return nil
+        }
+        let object: Data?
+        do {
+            object = try store.get(RemoteObjectName(key: key))
+        } catch {
+            breaker.recordFailure()
+            counters.withLock { $0.errors += 1 }
+            return nil
+        }
+        breaker.recordSuccess()
+        guard let object else {
+            counters.withLock { $0.misses += 1 }
+            return nil
+        }
+        guard let (png, children) = RemoteCacheObject.decode(object, digest: key.value),
+              !ComponentVersions.containsOutdated(children),
+              let image = try? RasterImage(pngData: png) else {
+            counters.withLock { $0.rejected += 1; $0.misses += 1 }
+            return nil
+        }
+        counters.withLock { $0.hits += 1 }
+        return (DiskCacheHit(image: image, children: children), png)
+    }
+
+    /// Queues a fresh render for upload; returns at once.
+    func upload(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion]) {
+        uploader.enqueue(RemoteUploader.Pending(key: key, image: image, children: children))
+    }
+
+    /// Waits up to `timeout` seconds for queued uploads; false when some were still waiting.
+    func flush(timeout: Double) -> Bool { uploader.flush(timeout: timeout) }
+
+    /// The counts so far.
+    var statistics: RemoteCacheStatistics { counters.withLock { $0 } }
+}

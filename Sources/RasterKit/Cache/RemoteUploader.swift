@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+
+/// Uploads fresh renders to a remote store in the background, in batches, off the render path:
+/// ``enqueue(_:)`` returns at once, and a full queue, an open breaker or a read-only store drops
+/// the render rather than wait. Encoding (PNG, then the object) happens here too.
+final class RemoteUploader: Sendable {
+    struct Pending: Sendable {
+        let key: CacheKey
+        let image: RasterImage
+        let children: [ComponentVersion]
+    }
+
+    private struct State {
+        var queue: [Pending] = []
+        var queued: Set<StableDigest> = []
+        var queuedBytes = 0
+        var isDraining = false
+    }
+
+    private let store: any RemoteStore
+    private let options: RemoteCacheOptions
+    private let breaker: RemoteCircuitBreaker
+    private let counters: RemoteCounters
+    private let state = SanitizerVisibleMutex(State())
+    private let queue = DispatchQueue(label: "RasterKit.RemoteCache.uploader", qos: .utility)
+
+    init(store: any RemoteStore, options: RemoteCacheOptions, breaker: RemoteCircuitBreaker,
+         counters: RemoteCounters) {
+        self.store = store
+        self.options = options
+        self.breaker = breaker
+        self.counters = counters
+    }
+
+    /// Queues a render to upload. Returns at once; drops it when it cannot be uploaded soon.
+    func enqueue(_ pending: Pending) {
+        let readOnly = counters.withLock { $0.isReadOnly }
+        let startsDrain: Bool? = readOnly || breaker.isOpen ? nil : state.withLock { state in
+            if state.queued.contains(pending.key.value) { return false }
+            guard state.queue.count < options.maximumQueuedUploads,
+                  state.queuedBytes + pending.image.byteCount <= options.maximumQueuedBytes else { return nil }
+            state.queue.append(pending)
+            state.queued.insert(pending.key.value)
+            state.queuedBytes += pending.image.byteCount
+            guard !state.isDraining else { return false }
+            state.isDraining = true
+            return true
+        }
+        switch startsDrain {
+        case nil: counters.withLock { $0.uploadsDropped += 1 }
+        case true?: queue.async { self.drain() }
+        case false?: break
+        }
+    }
+
+    /// Waits until every queued render is uploaded or dropped, for at most `timeout` seconds.
+    /// Returns false when some were still waiting then (they go on in the background).
+    func flush(timeout: Double) -> Bool {
+        let deadline = DispatchTime.now() + timeout
+        while state.withLock({ $0.isDraining }) {
+            if DispatchTime.now() >= deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    private func drain() {
+        while let batch = takeBatch() {
+            upload(batch)
+            state.withLock { state in
+                for pending in batch {
+                    state.queued.remove(pending.key.value)
+                    state.queuedBytes -= pending.image.byteCount
+                }
+            }
+        }
+    }
+
+    private func takeBatch() -> [Pending]? {
+        state.withLock { state in
+            guard !state.queue.isEmpty else {
+                state.isDraining = false
+                return nil
+            }
+            let batch = Array(state.queue.prefix(max(1, options.uploadBatchSize)))
+            state.queue.removeFirst(batch.count)
+            return batch
+        }
+    }
+
+    private func upload(_ batch: [Pending]) {
+        guard !counters.withLock({ $0.isReadOnly }), breaker.mayAsk() else {
+            counters.withLock { $0.uploadsDropped += batch.count }
+            return
+        }
+        let objects = batch.compactMap { pending -> RemoteStoreUpload? in
+            guard let png = try? pending.image.pngData(compression: .fast) else { return nil }
+            let bytes = RemoteCacheObject.encode(digest: pending.key.value, png: png, children: pending.children)
+            return RemoteStoreUpload(name: RemoteObjectName(key: pending.key), bytes: bytes)
+        }
+        let outcomes = store.put(objects)
+        var failed = false, answered = false
+        counters.withLock { counters in
+            counters.uploadsDropped += batch.count - objects.count
+            for outcome in outcomes {
+                switch outcome {
+                case nil:
+                    counters.uploads += 1
+                    answered = true
+                case .forbidden?:
+                    counters.uploadErrors += 1
+                    counters.isReadOnly = true
+                    answered = true
+                case _?:
+                    counters.uploadErrors += 1
+                    failed = true
+                }
+            }
+        }
+        if failed { breaker.recordFailure() } else if answered { breaker.recordSuccess() }
+    }
+}
