@@ -67,7 +67,7 @@ test-snapshot-trait: deps
 # DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>
 # (static HTML); any documentation warning (an unresolved ``link``, an undocumented parameter)
 # fails the build.
-DOC_TARGETS := RasterKit RasterKitBatch RasterKitDiff RasterKitTesting
+DOC_TARGETS := RasterKit RasterKitBatch RasterKitDiff RasterKitTesting RasterKitRemoteCache
 
 docs: deps
 	@mkdir -p .build/docs

@@ -92,7 +92,7 @@ public final class RemoteCache: RemoteStore {
 
     /// `GET`s the object: its body on `200`, nil on `404`.
     ///
-    /// - Throws: ``RemoteStoreError`` for a timeout, a failed connection or any other status.
+    /// - Throws: `RemoteStoreError` for a timeout, a failed connection or any other status.
     public func get(_ name: RemoteObjectName) throws -> Data? {
         let response = try perform(method: .GET, url: objectURL(for: name), body: nil)
         switch response.status.code {

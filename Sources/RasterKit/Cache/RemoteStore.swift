@@ -15,7 +15,7 @@ public protocol RemoteStore: Sendable {
     func get(_ name: RemoteObjectName) throws -> Data?
 
     /// Stores each object, and returns one outcome per object, in order: nil when it was stored,
-    /// or the error (``RemoteStoreError/forbidden`` for a read-only store).
+    /// or the error (``RemoteStoreError/forbidden(status:)`` for a read-only store).
     func put(_ objects: [RemoteStoreUpload]) -> [RemoteStoreError?]
 }
 
