@@ -39,7 +39,7 @@ extension BatchRenderer {
         for file in plan.files {
             do {
                 // Below the output folder: never through a symbolic link among its subfolders.
-                try writer.write(file.contents, to: file.path, keepingIdenticalFile: true)
+                try writer.write(file.contents, to: file.path)
             } catch {
                 failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
             }

@@ -198,7 +198,7 @@ public final class BatchRenderer: Sendable {
             // instead of having it written outside the output folder.
             if let key, let encoder = output.encoder, let store,
                let kept = store.encodedOutput(for: key, encoding: encoder.identifier) {
-                let written = try files.write(kept, to: output.path, keepingIdenticalFile: true)
+                let written = try files.write(kept, to: output.path)
                 index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
                 previews?.keep(output.path, fileBytes: kept)
                 return .cached
@@ -210,7 +210,7 @@ public final class BatchRenderer: Sendable {
                 store.keepEncodedOutput(data, encoding: encoder.identifier, isRenderPNG: encoder.writesRenderPNG,
                                         for: rendered.key)
             }
-            let written = try files.write(data, to: output.path, keepingIdenticalFile: true)
+            let written = try files.write(data, to: output.path)
             previews?.keep(output.path, render: rendered.image)
             // A fallback's file is not up to date: the next run tries the primary again.
             let fellBack = rendered.origin == .fallback

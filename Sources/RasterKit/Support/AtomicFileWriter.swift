@@ -39,13 +39,7 @@ package enum AtomicFileWriter {
     /// `destination` may be a symbolic link: an output folder holding a link to elsewhere would
     /// otherwise have outputs written through it, outside the folder. `root` itself may be a
     /// link (the caller checked it); folders below it are created one at a time and checked.
-    ///
-    /// With `keepingIdenticalFile`, a regular file at `destination` that already holds exactly
-    /// `data` is left as it is, untouched: a batch writing the same outputs again (`--no-cache`
-    /// into a full folder) then costs a read per file, not a new file renamed over the old one,
-    /// which ext4 (`auto_da_alloc`) follows with an immediate write-back of the new file.
-    package static func write(_ data: Data, to destination: String, below root: String? = nil,
-                              keepingIdenticalFile: Bool = false) throws(WriteError) {
+    package static func write(_ data: Data, to destination: String, below root: String? = nil) throws(WriteError) {
         let folder = split(destination).folder
         if let root {
             try createFolders(of: destination, below: root)
@@ -56,28 +50,18 @@ package enum AtomicFileWriter {
                 throw WriteError(path: folder, operation: "create the folder", reason: FileReader.reason(error))
             }
         }
-        let existingSize = try requireReplaceable(destination)
-        if keepingIdenticalFile, existingSize == data.count, holds(data, at: destination) { return }
+        try requireReplaceable(destination)
         let temporary = temporaryPath(for: destination)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(destination, "write") }
-        var written = 0
-        let writeError: WriteError? = data.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return failure(destination, "write")
-                }
-                written += result
-            }
-            return nil
+        do {
+            try writeAll(data, to: descriptor, path: destination)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
         }
         let closed = close(descriptor) == 0
-        if let writeError {
-            unlink(temporary)
-            throw writeError
-        }
         guard closed else {
             let error = failure(destination, "write")
             unlink(temporary)
@@ -85,7 +69,7 @@ package enum AtomicFileWriter {
         }
         // Checked again just before the rename: the destination may have been replaced while the
         // data was written (a narrower window, not a closed one: rename(2) has no "only a file").
-        do { _ = try requireReplaceable(destination) } catch {
+        do { try requireReplaceable(destination) } catch {
             unlink(temporary)
             throw error
         }
@@ -97,26 +81,35 @@ package enum AtomicFileWriter {
     }
 
     /// Throws unless `destination` is missing or a regular file (seen with `lstat`, so a
-    /// symbolic link is judged itself, not its target); returns the file's size, nil when missing.
-    private static func requireReplaceable(_ destination: String) throws(WriteError) -> Int? {
+    /// symbolic link is judged itself, not its target).
+    private static func requireReplaceable(_ destination: String) throws(WriteError) {
         var info = stat()
         guard lstat(destination, &info) == 0 else {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT { return }
             throw failure(destination, "write")
         }
         let kind = kind(of: info)
-        guard kind != "a regular file" else { return Int(info.st_size) }
+        guard kind != "a regular file" else { return }
         let detail = kind == "a symbolic link" ? ", which is neither followed nor replaced" : ""
         throw WriteError(path: destination, operation: "write", reason: "it is \(kind)\(detail); only a regular file is replaced")
     }
 
-    /// Whether the regular file at `path` holds exactly `data` (compared in full; any failure to
-    /// read it counts as a difference). The file is opened without following a link.
-    private static func holds(_ data: Data, at path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return fileHolds(data, descriptor: descriptor)
+    /// Writes all of `data` to `descriptor` (`path` names it in the error), retrying
+    /// interrupted and short writes.
+    static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(WriteError) {
+        var written = 0
+        let writeError: WriteError? = data.withUnsafeBytes { bytes in
+            while written < bytes.count {
+                let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return failure(path, "write")
+                }
+                written += result
+            }
+            return nil
+        }
+        if let writeError { throw writeError }
     }
 
     /// Whether the open regular file `descriptor` holds exactly `data`, read from its start.

@@ -55,11 +55,12 @@ package final class FolderWriter: Sendable {
 
     /// Writes `data` to `relativePath` (`/` between folders, no `.` or `..`), creating folders as
     /// needed, and returns the file's size and time as written (nil in the rare case they could
-    /// not be read back). With `keepingIdenticalFile`, a file that already holds `data` is left
-    /// as it is.
+    /// not be read back). A file that already holds `data` is left as it is, untouched: writing
+    /// the same outputs again (`--no-cache` into a full folder) then costs a read per file, not a
+    /// new file renamed over the old one, which ext4 (`auto_da_alloc`) follows with an immediate
+    /// write-back.
     @discardableResult
-    package func write(_ data: Data, to relativePath: String,
-                       keepingIdenticalFile: Bool) throws(AtomicFileWriter.WriteError) -> Written? {
+    package func write(_ data: Data, to relativePath: String) throws(AtomicFileWriter.WriteError) -> Written? {
         let (folderPath, name) = Self.split(relativePath)
         let fullPath = root + "/" + relativePath
         guard !name.isEmpty, name != ".", name != ".." else {
@@ -67,7 +68,7 @@ package final class FolderWriter: Sendable {
         }
         let folder = try descriptor(of: folderPath)
         let existingSize = try replaceableSize(name, in: folder, path: fullPath)
-        if keepingIdenticalFile, existingSize == data.count {
+        if existingSize == data.count {
             let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             if descriptor >= 0 {
                 defer { close(descriptor) }
@@ -182,7 +183,7 @@ package final class FolderWriter: Sendable {
             return nil
         }
         defer { close(descriptor) }
-        try Self.writeAll(data, to: descriptor, path: path)
+        try AtomicFileWriter.writeAll(data, to: descriptor, path: path)
         // linkat(AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the descriptor's /proc name does not.
         guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, name, AT_SYMLINK_FOLLOW) == 0 else {
             if errno == ENOENT || errno == EPERM { canLinkNamelessFiles.store(false, ordering: .relaxed) }
@@ -203,7 +204,7 @@ package final class FolderWriter: Sendable {
         let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFileWriter.failure(path, "write") }
         do {
-            try Self.writeAll(data, to: descriptor, path: path)
+            try AtomicFileWriter.writeAll(data, to: descriptor, path: path)
         } catch {
             close(descriptor)
             unlinkat(folder, temporary, 0)
@@ -228,22 +229,6 @@ package final class FolderWriter: Sendable {
             throw error
         }
         return written
-    }
-
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(AtomicFileWriter.WriteError) {
-        var written = 0
-        let failure: AtomicFileWriter.WriteError? = data.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return AtomicFileWriter.failure(path, "write")
-                }
-                written += result
-            }
-            return nil
-        }
-        if let failure { throw failure }
     }
 
     /// The folder part (without its trailing `/`, or empty) and the name.
