@@ -42,6 +42,12 @@ public struct BatchItem: Sendable {
     /// alpha, ``TemplatePNGBatchEncoder``) and an asset catalog marks it
     /// `template-rendering-intent: template`. Android drawables are written as they are.
     public var isTemplate = false
+    /// The appearances it is exported in, `light` first (see ``Appearance`` for where each
+    /// format puts them).
+    public private(set) var appearances: [Appearance] = [.light]
+    /// The component (and content insets) for each size in each appearance; nil when the item
+    /// has only the light one, ``variant``.
+    private var appearanceVariant: (@Sendable (Size, Appearance) -> Variant)?
 
     /// `component` at every size and scale. Its caps (`Rasterizable/capInsets`) make it
     /// resizable: slices in asset catalogs, markers in nine-patch files.
@@ -63,10 +69,31 @@ public struct BatchItem: Sendable {
         self.variant = variant
     }
 
-    /// `<name>-<state>`, then `-<W>x<H>` when the item has several sizes: the name of every
-    /// file (and image set) made for `size`.
-    public func baseName(for size: Size) -> String {
-        let base = "\(name)-\(state)"
+    /// An item exported in several appearances (`[.light, .dark]`, say), whose component depends
+    /// on the size and the appearance. `light` is always exported, first.
+    public init(name: String, state: String = "default", sizes: [Size], scales: [Double] = [1],
+                appearances: [Appearance], source: String? = nil,
+                variant: @escaping @Sendable (Size, Appearance) -> Variant) {
+        self.init(name: name, state: state, sizes: sizes, scales: scales, source: source) { variant($0, .light) }
+        self.appearances = [.light] + appearances.filter { $0 != .light }.uniqued()
+        appearanceVariant = self.appearances.count > 1 ? variant : nil
+    }
+
+    /// What this item draws at `size` in `appearance`.
+    public func variant(_ size: Size, in appearance: Appearance) -> Variant {
+        guard appearance != .light, let appearanceVariant else { return variant(size) }
+        return appearanceVariant(size, appearance)
+    }
+
+    /// The item as failures and conflicts name it in `appearance`: `chip/selected (dark)`.
+    func source(in appearance: Appearance) -> String {
+        appearance == .light ? source : "\(source) (\(appearance))"
+    }
+
+    /// `<name>-<state>`, then the appearance (`-dark`, none for light), then `-<W>x<H>` when the
+    /// item has several sizes: the name of every file (and, in light, image set) made for `size`.
+    public func baseName(for size: Size, in appearance: Appearance = .light) -> String {
+        let base = "\(name)-\(state)" + appearance.fileSuffix
         guard Set(sizes).count > 1 else { return base }
         return base + "-\(size.width.compactDescription)x\(size.height.compactDescription)"
     }

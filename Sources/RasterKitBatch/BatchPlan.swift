@@ -85,6 +85,8 @@ public struct BatchPreview: Hashable, Sendable {
     public var capInsets: EdgeInsets?
     /// Whether the file is a `.9.png`, whose one-pixel marker border is not part of the image.
     public var hasNinePatchBorder: Bool
+    /// The appearance the file is for; a contact sheet shows dark ones on a dark tile.
+    public var appearance: Appearance = .light
 
     /// The scale a preview is shown at: 2x when there is one, sharp on the sheet at its size in
     /// points, else the largest.

@@ -34,47 +34,54 @@ struct BatchPlanBuilder {
         }
     }
 
-    /// Adds the image at `path`: `variant` at `size` and `scale`, encoded by `encoder`, and the
-    /// item's preview when `preview` (its file has a nine-patch border when `hasNinePatchBorder`).
+    /// Adds the image at `path`: `variant` (of `item` in `appearance`) at `size` and `scale`,
+    /// encoded by `encoder`, and the item's preview when `preview` (its file has a nine-patch
+    /// border when `hasNinePatchBorder`).
     mutating func addImage(_ path: String, _ item: BatchItem, _ variant: BatchItem.Variant, _ size: Size,
-                           _ scale: Double, encoder: any BatchEncoder, preview: Bool,
+                           _ scale: Double, encoder: any BatchEncoder, preview: Bool, appearance: Appearance = .light,
                            hasNinePatchBorder: Bool = false) throws(BatchPlanError) {
-        _ = try Self.pixelSize(of: variant.component, size: size, scale: scale, item: item)
+        let source = item.source(in: appearance)
+        _ = try Self.pixelSize(of: variant.component, size: size, scale: scale, source: source)
         let component = variant.component
-        plan.outputs.append(BatchOutput(path: path, source: item.source, size: size, scale: scale, encoder: encoder) {
+        plan.outputs.append(BatchOutput(path: path, source: source, size: size, scale: scale, encoder: encoder) {
             component
         })
         if preview {
             let label = String(path.split(separator: "/").last ?? Substring(path))
-            plan.previews.append(BatchPreview(source: item.source, label: label, path: path, size: size, scale: scale,
-                                              capInsets: component.capInsets, hasNinePatchBorder: hasNinePatchBorder))
+            var preview = BatchPreview(source: source, label: label, path: path, size: size, scale: scale,
+                                       capInsets: component.capInsets, hasNinePatchBorder: hasNinePatchBorder)
+            preview.appearance = appearance
+            plan.previews.append(preview)
         }
     }
 
-    /// Gives `path` to `item`, or throws when another item has it (or one differing only in case).
-    mutating func claim(_ path: String, by item: BatchItem) throws(BatchPlanError) {
+    /// Gives `path` to `item` (in `appearance`), or throws when another item has it (or one
+    /// differing only in case).
+    mutating func claim(_ path: String, by item: BatchItem, in appearance: Appearance = .light) throws(BatchPlanError) {
+        let source = item.source(in: appearance)
         let checked: OutputPath
-        do { checked = try OutputPath(path) } catch { throw .invalidOutputPath(item: item.source, reason: error.description) }
+        do { checked = try OutputPath(path) } catch { throw .invalidOutputPath(item: source, reason: error.description) }
         do {
-            try claims.claim(checked, by: item.source)
+            try claims.claim(checked, by: source)
         } catch {
             switch error {
             case let .taken(_, owner):
-                throw .conflictingOutputs(path: path, first: owner, second: item.source)
+                throw .conflictingOutputs(path: path, first: owner, second: source)
             case let .caseClash(_, other, owner):
-                throw .outputsDifferOnlyInCase(path: path, other: other.rawValue, first: owner, second: item.source)
+                throw .outputsDifferOnlyInCase(path: path, other: other.rawValue, first: owner, second: source)
             }
         }
     }
 
-    /// The pixels a render of `component` takes (its minimum frame when it has caps), checked.
+    /// The pixels a render of `component` takes (its minimum frame when it has caps), checked;
+    /// `source` names the item in the error.
     static func pixelSize(of component: any Rasterizable, size: Size, scale: Double,
-                          item: BatchItem) throws(BatchPlanError) -> (width: Int, height: Int) {
+                          source: String) throws(BatchPlanError) -> (width: Int, height: Int) {
         do {
             let geometry = try RenderGeometry(for: component, size: size, scale: scale)
             return try PixelGeometry.pixelSize(for: geometry.drawSize, scale: scale, limits: .default)
         } catch {
-            throw .invalidSize(item: item.source, reason: "\(error)")
+            throw .invalidSize(item: source, reason: "\(error)")
         }
     }
 }

@@ -22,7 +22,7 @@ extension ContactSheet {
                       let image = try? Self.image(ofFile: data, at: preview.path) else { continue }
                 thumbnail = try Self.thumbnail(of: image, for: preview)
             }
-            items.append(Item(label: preview.label, image: thumbnail))
+            items.append(Item(label: preview.label, image: thumbnail, appearance: preview.appearance))
         }
         return try ContactSheet(title: title, items: items, width: 1_400, maximumImageSide: previewSide)
             .render(scale: previewScale)

@@ -16,10 +16,13 @@ public struct ContactSheet: Sendable {
         public var label: String
         /// The image shown, at its size in points unless larger than the sheet allows.
         public var image: RasterImage
-        /// An image and its caption.
-        public init(label: String, image: RasterImage) {
+        /// The appearance the image is for: a dark one is shown on a dark tile, as it is seen.
+        public var appearance: Appearance
+        /// An image and its caption, on a tile for `appearance`.
+        public init(label: String, image: RasterImage, appearance: Appearance = .light) {
             self.label = label
             self.image = image
+            self.appearance = appearance
         }
     }
 
@@ -57,6 +60,28 @@ public struct ContactSheet: Sendable {
     private static let padding = 16.0, labelHeight = 28.0, minimumCell = 88.0
     private static let labelStyle = TextStyle(font: "DejaVu Sans Mono 9", color: Color(white: 0.35),
                                               alignment: .center, maxLines: 2)
+
+    /// The colours of a tile: its card, its checkerboard's two squares, its caption.
+    private struct Tile {
+        var card: Color, lightSquare: Color, darkSquare: Color, label: Color
+
+        init(_ appearance: Appearance) {
+            if appearance == .dark {
+                self = Tile(card: Color(white: 0.14), lightSquare: Color(white: 0.2), darkSquare: Color(white: 0.16),
+                            label: Color(white: 0.75))
+            } else {
+                self = Tile(card: .white, lightSquare: Color(white: 0.98), darkSquare: Color(white: 0.91),
+                            label: Color(white: 0.35))
+            }
+        }
+
+        private init(card: Color, lightSquare: Color, darkSquare: Color, label: Color) {
+            self.card = card
+            self.lightSquare = lightSquare
+            self.darkSquare = darkSquare
+            self.label = label
+        }
+    }
 
     /// Where each item goes: its image rect and label rect, in points.
     private struct Placement { var image: Rect, label: Rect, cell: Rect }
@@ -97,15 +122,18 @@ public struct ContactSheet: Sendable {
                         in: Rect(x: Self.padding, y: 40, width: width - 2 * Self.padding, height: 16),
                         style: TextStyle(font: "DejaVu Sans 11", color: Color(white: 0.45)))
             for (item, placement) in zip(items, placements) {
-                canvas.fill(Path(roundedRect: placement.cell, cornerRadius: 6), with: .color(.white))
-                drawCheckerboard(in: placement.image, on: canvas)
+                let tile = Tile(item.appearance)
+                canvas.fill(Path(roundedRect: placement.cell, cornerRadius: 6), with: .color(tile.card))
+                drawCheckerboard(in: placement.image, tile: tile, on: canvas)
                 canvas.draw(item.image, in: placement.image, interpolation: .good)
-                canvas.draw(text: item.label, in: placement.label, style: Self.labelStyle)
+                var labelStyle = Self.labelStyle
+                labelStyle.color = tile.label
+                canvas.draw(text: item.label, in: placement.label, style: labelStyle)
             }
         }
     }
 
-    private func drawCheckerboard(in rect: Rect, on canvas: Canvas) {
+    private func drawCheckerboard(in rect: Rect, tile: Tile, on canvas: Canvas) {
         let square = 6.0
         var light = Path(), dark = Path()
         var row = 0
@@ -122,7 +150,7 @@ public struct ContactSheet: Sendable {
             y += square
             row += 1
         }
-        canvas.fill(light, with: .color(Color(white: 0.98)))
-        canvas.fill(dark, with: .color(Color(white: 0.91)))
+        canvas.fill(light, with: .color(tile.lightSquare))
+        canvas.fill(dark, with: .color(tile.darkSquare))
     }
 }

@@ -66,6 +66,11 @@ public struct Manifest: Sendable {
         /// `template: true`: a template image, which an app tints — its PNGs keep only the alpha
         /// (black with alpha) and an asset catalog marks it `template-rendering-intent: template`.
         public var isTemplate = false
+        /// The appearances it is exported in: `light` first, then those its `dark:` and
+        /// `highContrast:` overrides (or `appearances:`) give it.
+        public var appearances: [Appearance] = [.light]
+        /// Its states in each appearance but `light`, resolved with that appearance's overrides.
+        var appearanceStates: [Appearance: [State]] = [:]
         /// Where the component and its scales were given, so planning can point at them.
         var location: ManifestLocation?
         var scalesLocation: ManifestLocation?
@@ -81,15 +86,22 @@ public struct Manifest: Sendable {
             ManifestFallback.renderable(name: name, state: state, capInsets: size.capInsets)
         }
 
-        /// One batch item per state, at every size and scale.
+        /// Its states as they look in `appearance` (with that appearance's overrides); the light
+        /// states for an appearance it is not exported in.
+        public func states(in appearance: Appearance) -> [State] { appearanceStates[appearance] ?? states }
+
+        /// One batch item per state, at every size and scale, in every appearance.
         public var items: [BatchItem] {
             guard !sizes.isEmpty else { return [] }
             let bySize = Dictionary(sizes.map { ($0.size, $0) }, uniquingKeysWith: { first, _ in first })
-            return states.map { state in
+            let byAppearance = Dictionary(uniqueKeysWithValues: appearances.map { ($0, states(in: $0)) })
+            return states.indices.map { index in
+                let state = states[index]
                 var item = BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
-                                     source: "\(name)/\(state.name)") { size in
+                                     appearances: appearances, source: "\(name)/\(state.name)") { size, appearance in
                     let spec = bySize[size] ?? sizes[0]
-                    return BatchItem.Variant(component: renderable(state, at: spec), contentInsets: spec.contentInsets)
+                    let drawn = byAppearance[appearance]?[index] ?? state
+                    return BatchItem.Variant(component: renderable(drawn, at: spec), contentInsets: spec.contentInsets)
                 }
                 item.isTemplate = isTemplate
                 return item

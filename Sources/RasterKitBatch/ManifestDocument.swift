@@ -9,6 +9,8 @@ struct ManifestDocument {
     /// The limits its values are read and drawn under.
     var limits: ResourceLimits = .default
     var variables: [String: Node] = [:]
+    /// The manifest's `dark:` and `highContrast:` overrides of its variables.
+    var overrides: [Appearance: [String: Node]] = [:]
     var components: [ComponentSpec] = []
     var svgs: [Manifest.SVGEntry] = []
 }
@@ -19,6 +21,11 @@ struct ComponentSpec {
     var location: ManifestLocation?
     var layers: Node?
     var variables: [String: Node] = [:]
+    /// The component's `dark:` and `highContrast:` overrides of its variables.
+    var overrides: [Appearance: [String: Node]] = [:]
+    /// `appearances:` as given: exactly the appearances besides light to export; nil to export
+    /// those the manifest gives overrides for.
+    var appearances: [Appearance]?
     /// Never empty: a component without `states` has one state named `default`.
     var states: [StateSpec] = []
     var sizes: [SizeSpec] = []
@@ -41,10 +48,21 @@ struct ComponentSpec {
     }
 }
 
-/// One named state: the variables it sets.
+/// One named state: the variables it sets, and its `dark:` and `highContrast:` overrides of them.
 struct StateSpec {
     var name: String
     var variables: [String: Node]
+    var overrides: [Appearance: [String: Node]] = [:]
+}
+
+extension ManifestDocument {
+    /// Whether any appearance overrides are written anywhere: when none are, and no component
+    /// lists `appearances:`, states are resolved in the light appearance only.
+    var declaresAppearances: Bool {
+        !overrides.isEmpty || components.contains { spec in
+            !spec.overrides.isEmpty || spec.appearances?.isEmpty == false || spec.states.contains { !$0.overrides.isEmpty }
+        }
+    }
 }
 
 /// One size a component is exported at.

@@ -7,9 +7,9 @@ internal import Yams
 struct ManifestParser {
     let reader: ManifestReader
 
-    static let topKeys = ["version", "name", "variables", "defaults", "limits", "components", "svgs"]
+    static let topKeys = ["version", "name", "variables", "dark", "highContrast", "defaults", "limits", "components", "svgs"]
     static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content", "post",
-                                "fallback", "template"]
+                                "fallback", "template", "dark", "highContrast", "appearances"]
 
     /// The document, or nil when the text is not a usable YAML mapping at all.
     func parse(_ text: String) -> ManifestDocument? {
@@ -76,17 +76,22 @@ struct ManifestParser {
             }
         }
         document.variables = fields.read("variables") { variables($0, $1) } ?? [:]
+        document.overrides = overrides(fields)
         var defaultScales: [Double]?
         var defaultOutputs: [ExportFormat]?
+        var defaultAppearances: [Appearance]?
         if let defaultsNode = fields["defaults"],
-           let defaults = Fields(defaultsNode, owner: "defaults", allowed: ["scales", "outputs"], reader: reader) {
+           let defaults = Fields(defaultsNode, owner: "defaults", allowed: ["scales", "outputs", "appearances"],
+                                 reader: reader) {
             defaultScales = defaults.read("scales") { scales($0, $1) }
             defaultOutputs = defaults.read("outputs") { outputs($0, $1) }
+            defaultAppearances = defaults.read("appearances") { appearances($0, $1) }
         }
         if let componentsNode = fields["components"], reader.usable(componentsNode, "components") {
             if let mapping = componentsNode.mapping {
                 for (key, value) in mapping {
-                    if let spec = component(key, value, scales: defaultScales, outputs: defaultOutputs) {
+                    if var spec = component(key, value, scales: defaultScales, outputs: defaultOutputs) {
+                        spec.appearances = spec.appearances ?? defaultAppearances
                         document.components.append(spec)
                     }
                 }
@@ -160,6 +165,8 @@ struct ManifestParser {
         spec.scalesLocation = (fields["scales"] ?? fields.node).location
         spec.outputs = fields.read("outputs") { outputs($0, $1) } ?? defaultOutputs ?? [.png]
         spec.isTemplate = fields.read("template") { reader.bool($0, $1) } ?? false
+        spec.overrides = overrides(fields)
+        spec.appearances = fields.read("appearances") { appearances($0, $1) }
         let caps = fields.read("caps") { reader.insets($0, $1, minimum: 0) }
         let content = fields.read("content") { reader.insets($0, $1, minimum: 0) }
         if let sizesNode = fields["sizes"] {
@@ -188,8 +195,7 @@ struct ManifestParser {
                 reader.problem("state name \"\(name)\" \(ManifestNames.rule)", at: key)
                 continue
             }
-            let values = value.isNull ? [:] : variables(value, "variables of state \"\(name)\"") ?? [:]
-            states.append(StateSpec(name: name, variables: values))
+            states.append(value.isNull ? StateSpec(name: name, variables: [:]) : state(name, value))
         }
         return states.isEmpty ? nil : states
     }

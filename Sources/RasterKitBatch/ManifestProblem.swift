@@ -67,11 +67,17 @@ final class ManifestProblems {
     /// variables may be megabytes long.
     static let messageLimit = 400
 
+    /// Every problem once: a state is resolved in each of its appearances, and what is wrong
+    /// in its light values would otherwise be reported again for each.
     func add(_ message: String, at location: ManifestLocation?) {
         let location = location ?? .start
-        problems.append(ManifestError.Problem(file: file, line: location.line, column: location.column,
-                                              message: Self.shortened(message)))
+        let problem = ManifestError.Problem(file: file, line: location.line, column: location.column,
+                                            message: Self.shortened(message))
+        guard reported.insert(problem).inserted else { return }
+        problems.append(problem)
     }
+
+    private var reported: Set<ManifestError.Problem> = []
 
     /// `message` cut in the middle to ``messageLimit`` characters, saying how much was left out.
     static func shortened(_ message: String) -> String {

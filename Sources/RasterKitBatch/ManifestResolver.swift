@@ -10,6 +10,7 @@ final class ManifestResolver {
         var component: String
         var state: String
         var passed: [String: Node]
+        var appearance: Appearance
     }
 
     private let document: ManifestDocument
@@ -29,33 +30,63 @@ final class ManifestResolver {
         specs = Dictionary(document.components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Every component with all its states resolved.
+    /// Every component with all its states resolved, in each of its appearances.
     func components() -> [Manifest.Component] {
-        document.components.map { spec in
-            let states = spec.states.map { state in resolvedState(spec, state) }
-            return Manifest.Component(name: spec.name, states: states,
-                                      sizes: spec.sizes.map { Manifest.ComponentSize($0) },
-                                      scales: spec.scales, outputs: spec.outputs, isTemplate: spec.isTemplate,
-                                      location: spec.location, scalesLocation: spec.scalesLocation)
+        let declaresAppearances = document.declaresAppearances
+        return document.components.map { spec in
+            let states = spec.states.map { state in resolvedState(spec, state, .light) }
+            var component = Manifest.Component(name: spec.name, states: states,
+                                               sizes: spec.sizes.map { Manifest.ComponentSize($0) },
+                                               scales: spec.scales, outputs: spec.outputs, isTemplate: spec.isTemplate,
+                                               location: spec.location, scalesLocation: spec.scalesLocation)
+            guard declaresAppearances else { return component }
+            for appearance in Appearance.variants {
+                let variant = spec.states.map { state in resolvedState(spec, state, appearance) }
+                guard exports(appearance, of: spec, light: states, variant: variant) else { continue }
+                component.appearances.append(appearance)
+                component.appearanceStates[appearance] = variant
+            }
+            return component
         }
     }
 
-    /// A state's layers, its `post:` steps read with its variables, and its fallback.
-    private func resolvedState(_ spec: ComponentSpec, _ state: StateSpec) -> Manifest.State {
-        var resolved = Manifest.State(name: state.name, layers: layers(of: spec, state: state, passed: [:]))
+    /// Whether `spec` is exported in `appearance`: when it lists `appearances:`, exactly those;
+    /// otherwise when it or a state gives overrides for it, or its states look different in it
+    /// (through the manifest's overrides or a component it uses).
+    private func exports(_ appearance: Appearance, of spec: ComponentSpec, light: [Manifest.State],
+                         variant: [Manifest.State]) -> Bool {
+        if let listed = spec.appearances { return listed.contains(appearance) }
+        return spec.overrides[appearance] != nil || spec.states.contains { $0.overrides[appearance] != nil } || variant != light
+    }
+
+    /// The variables `state` of `spec` sees in `appearance`, innermost first: for each of the
+    /// state, the component and the manifest, its overrides for the appearance, then its own
+    /// values. A variable an appearance does not override keeps its light value.
+    private func levels(_ spec: ComponentSpec, _ state: StateSpec, _ appearance: Appearance) -> [[String: Node]] {
+        guard appearance != .light else { return [state.variables, spec.variables, document.variables] }
+        return [state.overrides[appearance] ?? [:], state.variables, spec.overrides[appearance] ?? [:], spec.variables,
+                document.overrides[appearance] ?? [:], document.variables]
+    }
+
+    /// A state's layers, its `post:` steps read with its variables, and its fallback, in `appearance`.
+    private func resolvedState(_ spec: ComponentSpec, _ state: StateSpec, _ appearance: Appearance) -> Manifest.State {
+        var resolved = Manifest.State(name: state.name,
+                                      layers: layers(of: spec, state: state, passed: [:], appearance: appearance))
         if let postNode = spec.post {
-            let scope = VariableScope(levels: [state.variables, spec.variables, document.variables],
+            let scope = VariableScope(levels: levels(spec, state, appearance),
                                       owner: "state \"\(state.name)\" of component \"\(spec.name)\"", reader: reader)
             resolved.post = reader.postSteps(scope.substitute(postNode), "post of component \"\(spec.name)\"") ?? []
         }
-        if let reference = spec.fallback { resolved.fallback = fallback(reference, of: spec, state: state) }
+        if let reference = spec.fallback {
+            resolved.fallback = fallback(reference, of: spec, state: state, appearance: appearance)
+        }
         return resolved
     }
 
     /// The component `fallback:` names, in the state of the same name (its first when it has
     /// none), with its own steps and fallback.
     private func fallback(_ reference: ComponentSpec.FallbackReference, of spec: ComponentSpec,
-                          state: StateSpec) -> ManifestFallback? {
+                          state: StateSpec, appearance: Appearance) -> ManifestFallback? {
         guard let target = specs[reference.name] else {
             reader.problem("unknown component \"\(reference.name)\" in fallback of component \"\(spec.name)\""
                            + Suggestion.hint(for: reference.name, in: specs.keys)
@@ -75,25 +106,27 @@ final class ManifestResolver {
         fallbackStack.append(spec.name)
         defer { fallbackStack.removeLast() }
         let targetState = target.states.first { $0.name == state.name } ?? target.states[0]
-        return ManifestFallback(component: target.name, state: resolvedState(target, targetState))
+        return ManifestFallback(component: target.name, state: resolvedState(target, targetState, appearance))
     }
 
-    private func layers(of spec: ComponentSpec, state: StateSpec, passed: [String: Node]) -> [Layer] {
-        let key = Key(component: spec.name, state: state.name, passed: passed)
+    private func layers(of spec: ComponentSpec, state: StateSpec, passed: [String: Node],
+                        appearance: Appearance) -> [Layer] {
+        let key = Key(component: spec.name, state: state.name, passed: passed, appearance: appearance)
         if let layers = resolved[key] { return layers }
         guard let layersNode = spec.layers else { return [] }
         stack.append(spec.name)
         defer { stack.removeLast() }
-        let scope = VariableScope(levels: [passed, state.variables, spec.variables, document.variables],
+        let scope = VariableScope(levels: [passed] + levels(spec, state, appearance),
                                   owner: "state \"\(state.name)\" of component \"\(spec.name)\"", reader: reader)
-        let parser = LayerParser(reader: reader) { [unowned self] use in child(use) }
+        let parser = LayerParser(reader: reader) { [unowned self] use in child(use, appearance: appearance) }
         let layers = parser.layers(scope.substitute(layersNode), "layers of component \"\(spec.name)\"")
         resolved[key] = layers
         return layers
     }
 
-    /// The component a `use` layer names, in the state it asks for (its first by default).
-    private func child(_ use: LayerParser.Use) -> DeclarativeComponent? {
+    /// The component a `use` layer names, in the state it asks for (its first by default), in
+    /// the appearance of the component that uses it.
+    private func child(_ use: LayerParser.Use, appearance: Appearance) -> DeclarativeComponent? {
         guard let spec = specs[use.component] else {
             reader.problem("unknown component \"\(use.component)\" in use" + Suggestion.hint(for: use.component, in: specs.keys)
                            + "; expected one of \(Fields.list(document.components.map(\.name)))", at: use.componentNode)
@@ -118,7 +151,7 @@ final class ManifestResolver {
             }
             state = named
         }
-        return DeclarativeComponent(layers: layers(of: spec, state: state, passed: use.variables),
+        return DeclarativeComponent(layers: layers(of: spec, state: state, passed: use.variables, appearance: appearance),
                                     capInsets: spec.capsForUse, name: "\(spec.name)/\(state.name)")
     }
 }

@@ -14,6 +14,8 @@ enum XCAssetsExport {
         var scale: Double
         /// Cap insets in the image's pixels, and the width and height of the centre between them.
         var slices: Slices?
+        /// The appearance it is for; `light` images carry no `appearances` entry.
+        var appearance: Appearance = .light
     }
 
     struct Slices: Hashable {
@@ -26,7 +28,8 @@ enum XCAssetsExport {
         Data(JSONValue.object(["info": info]).formatted().utf8)
     }
 
-    /// An image set's `Contents.json`, listing `images` in order; a template's says so in its
+    /// An image set's `Contents.json`, listing `images` in order (each dark or high-contrast one
+    /// with its `appearances`, as Xcode writes them); a template's says so in its
     /// `properties` (`template-rendering-intent`), as Xcode writes it.
     static func imageSetContents(_ images: [Image], isTemplate: Bool = false) -> Data {
         let entries: [JSONValue] = images.map { image in
@@ -35,6 +38,9 @@ enum XCAssetsExport {
                 "idiom": .string("universal"),
                 "scale": .string("\(image.scale.compactDescription)x"),
             ]
+            if let (kind, value) = image.appearance.catalogEntry {
+                entry["appearances"] = .array([.object(["appearance": .string(kind), "value": .string(value)])])
+            }
             if let slices = image.slices {
                 entry["resizing"] = .object([
                     "mode": .string("9-part"),

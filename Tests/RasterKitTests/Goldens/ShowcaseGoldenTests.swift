@@ -25,6 +25,28 @@ import Testing
         #expect(exported.count >= 12)
     }
 
+    /// The showcase's components without a dark variant: the sticker's colours hold in both.
+    static let lightOnly: Set<String> = ["sticker"]
+
+    @Test func everyOtherShowcaseComponentHasADarkVariant() throws {
+        let manifest = try Manifest(contentsOf: Self.manifestURL)
+        for component in manifest.components where !component.sizes.isEmpty {
+            #expect(component.appearances == (Self.lightOnly.contains(component.name) ? [.light] : [.light, .dark]),
+                    "\(component.name)")
+        }
+    }
+
+    /// The same state as ``component(_:)`` in dark, beside its light golden.
+    @Test(arguments: shown.map(\.component).filter { !lightOnly.contains($0) })
+    func darkComponent(_ name: String) throws {
+        let manifest = try Manifest(contentsOf: Self.manifestURL)
+        let component = try #require(manifest.component(named: name))
+        let stateName = try #require(Self.shown.first { $0.component == name }?.state)
+        let state = try #require(component.states(in: .dark).first { $0.name == stateName })
+        let size = component.sizes[0]
+        try assertGolden(of: component.renderable(state, at: size), size: size.size, scale: 2, named: name)
+    }
+
     @Test(arguments: shown.map(\.component))
     func component(_ name: String) throws {
         let manifest = try Manifest(contentsOf: Self.manifestURL)
