@@ -5,10 +5,12 @@ SWIFT ?= swift
 OUT ?= out/demo
 
 # Libraries RasterKit links, the fonts it draws text with, rsvg-convert (the SVG fidelity
-# tests compare against it) and nginx (the remote cache tests start one with WebDAV on a
-# loopback port; its own service is never started or used).
+# tests compare against it), nginx (the remote cache tests start one with WebDAV on a
+# loopback port; its own service is never started or used), poppler-utils (the PDF output
+# tests read documents back with pdftocairo, pdffonts and pdfinfo) and aapt (Android's packager:
+# the nine-patch tests have it compile every .9.png).
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
-                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx
+                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx poppler-utils aapt
 
 .PHONY: all deps build cli demo test test-snapshot-trait test-thread docs bench fuzz fuzz-build clean
 

@@ -2,6 +2,9 @@
 #define RASTERKIT_CCAIRO_SHIM_H
 
 #include <cairo.h>
+// Vector documents: Rasterizer.vectorDocument(of:size:format:).
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include <pango/pangocairo.h>
 // PangoFcFontMap lets RasterKit give Pango its own isolated fontconfig configuration.
 #include <pango/pangofc-fontmap.h>

@@ -62,16 +62,27 @@ public struct NinePatchBatchEncoder: BatchEncoder {
     /// Changes whenever the markers would be drawn differently for the same render.
     static let version = 1
 
-    /// A nine-patch encoder marking `contentInsets` as the content area (nil: inside the caps).
-    public init(contentInsets: EdgeInsets? = nil) { self.contentInsets = contentInsets }
+    /// The optical (layout) bounds the red ticks mark, in points; nil for none.
+    public var opticalInsets: EdgeInsets?
 
-    /// `png1-9patch1-` and the content insets (or `caps`).
+    /// A nine-patch encoder marking `contentInsets` as the content area (nil: inside the caps)
+    /// and `opticalInsets` as the layout bounds (nil: none).
+    public init(contentInsets: EdgeInsets? = nil, opticalInsets: EdgeInsets? = nil) {
+        self.contentInsets = contentInsets
+        self.opticalInsets = opticalInsets
+    }
+
+    /// `png1-9patch1-` and the content insets (or `caps`), then `-optical` and the optical
+    /// insets when there are any.
     public var identifier: String {
         PNGBatchEncoder().identifier + "-9patch\(Self.version)-\(contentInsets.map(\.description) ?? "caps")"
+            + (opticalInsets.map { "-optical\($0.description)" } ?? "")
     }
 
     /// The render with its marker border, as a PNG.
-    public func encode(_ image: RasterImage) throws -> Data { try image.ninePatchPNGData(contentInsets: contentInsets) }
+    public func encode(_ image: RasterImage) throws -> Data {
+        try image.ninePatchPNGData(contentInsets: contentInsets, opticalInsets: opticalInsets)
+    }
 }
 
 /// A template image's PNG: the render's alpha in black (`RasterProcessors.Tint` with black),

@@ -18,11 +18,16 @@ public struct BatchItem: Sendable {
         public var component: any Rasterizable
         /// nil: inside the caps.
         public var contentInsets: EdgeInsets?
+        /// The image's visual edges inside it, in points: layout-bound ticks in a nine-patch,
+        /// `alignment-insets` in an asset catalog; nil for none.
+        public var opticalInsets: EdgeInsets?
 
-        /// `component`, with its nine-patch content area when it differs from its caps.
-        public init(component: any Rasterizable, contentInsets: EdgeInsets? = nil) {
+        /// `component`, with its nine-patch content area when it differs from its caps, and its
+        /// optical insets when it has them.
+        public init(component: any Rasterizable, contentInsets: EdgeInsets? = nil, opticalInsets: EdgeInsets? = nil) {
             self.component = component
             self.contentInsets = contentInsets
+            self.opticalInsets = opticalInsets
         }
     }
 
@@ -42,6 +47,10 @@ public struct BatchItem: Sendable {
     /// alpha, ``TemplatePNGBatchEncoder``) and an asset catalog marks it
     /// `template-rendering-intent: template`. Android drawables are written as they are.
     public var isTemplate = false
+    /// In an asset catalog, one PDF per appearance (drawn at the size in points, any scale)
+    /// marked `"preserves-vector-representation": true`, instead of a PNG per scale: Xcode then
+    /// keeps the vectors and renders whatever size the app asks for.
+    public var preservesVectors = false
     /// The appearances it is exported in, `light` first (see ``Appearance`` for where each
     /// format puts them).
     public private(set) var appearances: [Appearance] = [.light]

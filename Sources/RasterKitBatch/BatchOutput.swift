@@ -37,6 +37,11 @@ public struct BatchOutput: Sendable {
     /// What `encode` is, for outputs made from a component: its identifier names the bytes the
     /// render store keeps for the next batch.
     var encoder: (any BatchEncoder)?
+    /// Writes a vector document's bytes straight from the component, instead of `render` and
+    /// `encode`; nil for images.
+    var document: (@Sendable (Rasterizer) throws -> Data)?
+    /// The name of those bytes (``vectorEncoding(_:)``), for listings.
+    var vectorEncoding: String?
     /// Names, cheaply, the state of everything the fingerprint depends on (the source file's
     /// identity, size and times, and the output's parameters), or nil when that cannot be told
     /// without reading it. When it matches the stamp recorded with the output, the output is up
@@ -60,6 +65,29 @@ public struct BatchOutput: Sendable {
         render = { rasterizer in try rasterizer.render(try component(), size: size, scale: scale) }
     }
 
+    /// A vector document written to `path` (relative to the batch directory): `component` drawn
+    /// at `size` points as a PDF or SVG (`Rasterizer.vectorDocument(of:size:format:)`), under a
+    /// fingerprint of its key and the format. Its `render` is the same component in pixels at
+    /// `Rasterizer.vectorRasterScale`, for callers that want an image of it.
+    public init(path: String, source: String, group: String? = nil, size: Size, vector format: VectorFormat,
+                component: @escaping @Sendable () throws -> any Rasterizable) {
+        self.path = path
+        self.source = source
+        self.group = group
+        let renderKey: @Sendable () throws -> CacheKey = { CacheKey.make(for: try component(), size: size, scale: 1) }
+        self.renderKey = renderKey
+        let encoding = Self.vectorEncoding(format)
+        vectorEncoding = encoding
+        fingerprint = { "\(try renderKey().digest)-\(encoding)" }
+        encode = BatchOutput.png
+        render = { rasterizer in try rasterizer.render(try component(), size: size, scale: Rasterizer.vectorRasterScale) }
+        document = { rasterizer in try rasterizer.vectorDocument(of: try component(), size: size, format: format) }
+    }
+
+    /// The name of a vector document's bytes, in fingerprints and listings: `pdf1`, `svg1`.
+    /// Bump when the document written for the same component would change.
+    static func vectorEncoding(_ format: VectorFormat) -> String { "\(format.rawValue)1" }
+
     /// An output written to `path` (relative to the batch directory), made by `render`.
     public init(path: String, source: String, group: String? = nil,
                 fingerprint: (@Sendable () throws -> String)? = nil,
@@ -78,6 +106,8 @@ public struct BatchOutput: Sendable {
     private mutating func forgetComponent() {
         renderKey = nil
         encoder = nil
+        document = nil
+        vectorEncoding = nil
     }
 
     /// RasterKit's deterministic PNG encoding (``PNGBatchEncoder``): the default encoder.

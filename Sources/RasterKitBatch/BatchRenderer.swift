@@ -203,6 +203,12 @@ public final class BatchRenderer: Sendable {
                 previews?.keep(output.path, fileBytes: kept)
                 return .cached
             }
+            if let document = output.document {
+                // A vector document is drawn from the component, not from a render: nothing to keep.
+                let written = try files.write(try document(rasterizer), to: output.path)
+                index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
+                return .drawn
+            }
             let rendered = try output.render(rasterizer)
             let data = try output.encode(rendered.image)
             // A fallback's bytes are never kept: the store holds nothing under its key.

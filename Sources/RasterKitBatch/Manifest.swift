@@ -36,6 +36,9 @@ public struct Manifest: Sendable {
         public var capInsets: EdgeInsets?
         /// The content area, for nine-patch markers; nil: inside the caps.
         public var contentInsets: EdgeInsets?
+        /// Where the image's visual edges are, inside it (a shadow or glow around them): red
+        /// layout-bound ticks in a `.9.png`, `alignment-insets` in an asset catalog. nil: none.
+        public var opticalInsets: EdgeInsets?
 
         /// `size`, resizable with `capInsets`.
         public init(size: Size, capInsets: EdgeInsets? = nil, contentInsets: EdgeInsets? = nil) {
@@ -48,6 +51,7 @@ public struct Manifest: Sendable {
             size = spec.size
             capInsets = spec.caps
             contentInsets = spec.content
+            opticalInsets = spec.optical
         }
     }
 
@@ -66,6 +70,9 @@ public struct Manifest: Sendable {
         /// `template: true`: a template image, which an app tints — its PNGs keep only the alpha
         /// (black with alpha) and an asset catalog marks it `template-rendering-intent: template`.
         public var isTemplate = false
+        /// `preserveVectors: true`: in an asset catalog, each image set holds one PDF (per
+        /// appearance) marked `preserves-vector-representation`, instead of a PNG per scale.
+        public var preservesVectors = false
         /// The appearances it is exported in: `light` first, then those its `dark:` and
         /// `highContrast:` overrides (or `appearances:`) give it.
         public var appearances: [Appearance] = [.light]
@@ -101,9 +108,11 @@ public struct Manifest: Sendable {
                                      appearances: appearances, source: "\(name)/\(state.name)") { size, appearance in
                     let spec = bySize[size] ?? sizes[0]
                     let drawn = byAppearance[appearance]?[index] ?? state
-                    return BatchItem.Variant(component: renderable(drawn, at: spec), contentInsets: spec.contentInsets)
+                    return BatchItem.Variant(component: renderable(drawn, at: spec), contentInsets: spec.contentInsets,
+                                             opticalInsets: spec.opticalInsets)
                 }
                 item.isTemplate = isTemplate
+                item.preservesVectors = preservesVectors
                 return item
             }
         }

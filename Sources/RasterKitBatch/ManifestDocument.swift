@@ -34,6 +34,8 @@ struct ComponentSpec {
     var outputs: [ExportFormat] = [.png]
     /// `template: true`: an image the app tints, whose colour does not matter.
     var isTemplate = false
+    /// `preserveVectors: true`: its asset catalog image sets hold one PDF instead of PNGs.
+    var preservesVectors = false
     /// The caps a `use` of this component draws with: its own `caps`, else its first size's.
     var capsForUse: EdgeInsets?
     /// `post:` as written: read for each state, with its variables.
@@ -70,6 +72,8 @@ struct SizeSpec: Hashable {
     var size: Size
     var caps: EdgeInsets?
     var content: EdgeInsets?
+    /// `opticalInsets`: the visual edges inside the image (a shadow, a glow), for layout.
+    var optical: EdgeInsets?
     var location: ManifestLocation?
 }
 

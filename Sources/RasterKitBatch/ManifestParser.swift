@@ -9,7 +9,7 @@ struct ManifestParser {
 
     static let topKeys = ["version", "name", "variables", "dark", "highContrast", "defaults", "limits", "components", "svgs"]
     static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content", "post",
-                                "fallback", "template", "dark", "highContrast", "appearances"]
+                                "fallback", "template", "preserveVectors", "opticalInsets", "dark", "highContrast", "appearances"]
 
     /// The document, or nil when the text is not a usable YAML mapping at all.
     func parse(_ text: String) -> ManifestDocument? {
@@ -165,12 +165,22 @@ struct ManifestParser {
         spec.scalesLocation = (fields["scales"] ?? fields.node).location
         spec.outputs = fields.read("outputs") { outputs($0, $1) } ?? defaultOutputs ?? [.png]
         spec.isTemplate = fields.read("template") { reader.bool($0, $1) } ?? false
+        spec.preservesVectors = fields.read("preserveVectors") { reader.bool($0, $1) } ?? false
         spec.overrides = overrides(fields)
         spec.appearances = fields.read("appearances") { appearances($0, $1) }
         let caps = fields.read("caps") { reader.insets($0, $1, minimum: 0) }
         let content = fields.read("content") { reader.insets($0, $1, minimum: 0) }
         if let sizesNode = fields["sizes"] {
             spec.sizes = sizes(sizesNode, fields.what("sizes"), caps: caps, content: content, scales: spec.scales)
+        }
+        if let opticalNode = fields["opticalInsets"],
+           let optical = reader.insets(opticalNode, fields.what("opticalInsets"), minimum: 0) {
+            spec.sizes = spec.sizes.map { size in
+                var size = size
+                size.optical = optical
+                checkOptical(optical, of: size, at: opticalNode)
+                return size
+            }
         }
         spec.capsForUse = caps ?? spec.sizes.first?.caps
         // Read per state, once its variables are known.

@@ -39,6 +39,7 @@ final class ManifestResolver {
                                                sizes: spec.sizes.map { Manifest.ComponentSize($0) },
                                                scales: spec.scales, outputs: spec.outputs, isTemplate: spec.isTemplate,
                                                location: spec.location, scalesLocation: spec.scalesLocation)
+            component.preservesVectors = spec.preservesVectors
             guard declaresAppearances else { return component }
             for appearance in Appearance.variants {
                 let variant = spec.states.map { state in resolvedState(spec, state, appearance) }

@@ -3,7 +3,8 @@ import Foundation
 
 /// Android nine-patch drawables: the image inside a one-pixel transparent border whose black
 /// pixels mark, on the top and left, the rows and columns that stretch (the centre between the
-/// caps) and, on the bottom and right, the content area (inside the caps unless given).
+/// caps) and, on the bottom and right, the content area (inside the caps unless given) and, in
+/// red at their ends, the optical (layout) bounds when given.
 enum NinePatchExport {
     /// Android's density folder suffix for a scale: `mdpi` for 1x, `xhdpi` for 2x, …
     static func density(for scale: Double) -> String? {
@@ -41,20 +42,28 @@ enum NinePatchExport {
 extension RasterImage {
     /// The image as an Android `.9.png`: one pixel larger on every side, with opaque black
     /// markers for the stretchable centre (top and left, from the cap insets) and the content
-    /// area (bottom and right, from `contentInsets`, or inside the caps). Throws when the image
-    /// has no cap insets.
+    /// area (bottom and right, from `contentInsets`, or inside the caps), and opaque red ticks at
+    /// the ends of the bottom and right lines for `opticalInsets`, the layout bounds Android reads
+    /// (aapt stores them as the `npLb` chunk). Throws when the image has no cap insets, or when the
+    /// optical insets reach into the content area's markers (both share those lines).
     ///
     /// ```swift
     /// let panel = try rasterizer.image(for: Panel(), size: Size(width: 300, height: 200), scale: 2)
     /// try panel.ninePatchPNGData().write(to: URL(fileURLWithPath: "res/drawable-xhdpi/panel.9.png"))
     /// ```
-    public func ninePatchPNGData(contentInsets: EdgeInsets? = nil) throws -> Data {
+    public func ninePatchPNGData(contentInsets: EdgeInsets? = nil, opticalInsets: EdgeInsets? = nil) throws -> Data {
         guard let caps = capInsets else {
             throw RenderError.invalidCapInsets(.zero, reason: "a nine-patch needs an image with cap insets")
         }
         let width = pixelWidth, height = pixelHeight
         let marks = NinePatchExport.markers(caps: caps, content: contentInsets ?? caps, scale: scale,
                                             width: width, height: height)
+        let optical = opticalInsets.map { NineSlice.pixelCaps($0, scale: scale, width: width, height: height) }
+        if let optical, optical.left > marks.contentX.lowerBound || width - optical.right < marks.contentX.upperBound
+            || optical.top > marks.contentY.lowerBound || height - optical.bottom < marks.contentY.upperBound {
+            throw RenderError.invalidCapInsets(opticalInsets ?? .zero, reason: "optical insets reach into the content "
+                                               + "area's markers, which share the bottom and right border lines")
+        }
         let source = RGBABitmap(self)
         let outerWidth = width + 2
         let bitmap = RGBABitmap.make(width: outerWidth, height: height + 2) { output in
@@ -65,9 +74,9 @@ extension RasterImage {
                     to.update(from: from, count: width * 4)
                 }
             }
-            func mark(_ x: Int, _ y: Int) {
+            func mark(_ x: Int, _ y: Int, red: UInt8 = 0) {
                 let offset = (y * outerWidth + x) * 4
-                output[offset] = 0
+                output[offset] = red
                 output[offset + 1] = 0
                 output[offset + 2] = 0
                 output[offset + 3] = 255
@@ -76,6 +85,10 @@ extension RasterImage {
             for y in marks.stretchY { mark(0, y + 1) }
             for x in marks.contentX { mark(x + 1, height + 1) }
             for y in marks.contentY { mark(outerWidth - 1, y + 1) }
+            if let optical {
+                for x in Array(0..<optical.left) + Array((width - optical.right)..<width) { mark(x + 1, height + 1, red: 255) }
+                for y in Array(0..<optical.top) + Array((height - optical.bottom)..<height) { mark(outerWidth - 1, y + 1, red: 255) }
+            }
         }
         return try bitmap.pngData()
     }

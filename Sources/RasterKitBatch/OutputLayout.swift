@@ -31,6 +31,8 @@ extension ExportFormat {
         case .xcassets: AssetCatalogLayout()
         case .ninepatch: NinePatchLayout()
         case .webp: WebPLayout()
+        case .pdf: VectorLayout(format: .pdf)
+        case .svg: VectorLayout(format: .svg)
         }
     }
 }
@@ -63,6 +65,7 @@ struct AssetCatalogLayout: OutputLayout {
         let folder = "\(builder.catalog)/\(item.baseName(for: size)).imageset"
         try builder.claim(folder, by: item)
         guard builder.shard.includes(folder) else { return }
+        if item.preservesVectors { return try addVectorImageSet(item, size: size, folder: folder, to: &builder) }
         var images: [XCAssetsExport.Image] = []
         // Xcode lists each scale's appearances together: 1x, 1x dark, 2x, 2x dark, …
         for scale in scales.sorted() {
@@ -76,12 +79,30 @@ struct AssetCatalogLayout: OutputLayout {
                     slices = XCAssetsExport.slices(caps: caps, scale: scale, pixelWidth: pixels.width,
                                                    pixelHeight: pixels.height)
                 }
-                images.append(XCAssetsExport.Image(filename: name, scale: scale, slices: slices, appearance: appearance))
+                var image = XCAssetsExport.Image(filename: name, scale: scale, slices: slices, appearance: appearance)
+                image.alignment = variant.opticalInsets.map { XCAssetsExport.alignment($0, scale: scale) }
+                images.append(image)
                 try builder.addImage(folder + "/" + name, item, variant, size, scale, encoder: item.pngEncoder,
                                      preview: scale == previewScale, appearance: appearance)
             }
         }
         let contents = XCAssetsExport.imageSetContents(images, isTemplate: item.isTemplate)
+        builder.plan.files.append(BatchFile(path: folder + "/Contents.json", contents: contents, source: item.source))
+    }
+}
+
+extension AssetCatalogLayout {
+    /// An image set of single-scale PDFs, one per appearance, that Xcode keeps as vectors.
+    private func addVectorImageSet(_ item: BatchItem, size: Size, folder: String,
+                                   to builder: inout BatchPlanBuilder) throws(BatchPlanError) {
+        var images: [XCAssetsExport.Image] = []
+        for appearance in item.appearances {
+            let name = item.baseName(for: size, in: appearance) + ".pdf"
+            images.append(XCAssetsExport.Image(filename: name, scale: nil, slices: nil, appearance: appearance))
+            try builder.addDocument(folder + "/" + name, item, item.variant(size, in: appearance), size, format: .pdf,
+                                    appearance: appearance)
+        }
+        let contents = XCAssetsExport.imageSetContents(images, isTemplate: item.isTemplate, preservesVectors: true)
         builder.plan.files.append(BatchFile(path: folder + "/Contents.json", contents: contents, source: item.source))
     }
 }
@@ -102,7 +123,8 @@ struct NinePatchLayout: OutputLayout {
             let variant = item.variant(size, in: appearance)
             let isResizable = variant.component.capInsets != nil
             let encoder: any BatchEncoder = isResizable
-                ? NinePatchBatchEncoder(contentInsets: variant.contentInsets) : PNGBatchEncoder()
+                ? NinePatchBatchEncoder(contentInsets: variant.contentInsets, opticalInsets: variant.opticalInsets)
+                : PNGBatchEncoder()
             for scale in scales {
                 let folder = "drawable-" + qualifier + (NinePatchExport.density(for: scale) ?? "nodpi")
                 let path = folder + "/" + base + (isResizable ? ".9.png" : ".png")

@@ -23,7 +23,7 @@ public struct PlannedFile: Hashable, Sendable, Codable {
 extension BatchOutput {
     /// The file this output writes, with its render's key when it can be told without rendering.
     public var plannedFile: PlannedFile {
-        PlannedFile(path: path, key: (try? renderKey?())?.digest, encoding: encoder?.identifier)
+        PlannedFile(path: path, key: (try? renderKey?())?.digest, encoding: encoder?.identifier ?? vectorEncoding)
     }
 }
 

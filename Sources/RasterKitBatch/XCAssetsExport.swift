@@ -11,11 +11,27 @@ enum XCAssetsExport {
     /// One image of an image set.
     struct Image: Hashable {
         var filename: String
-        var scale: Double
+        /// nil for a single-scale (vector) image.
+        var scale: Double?
         /// Cap insets in the image's pixels, and the width and height of the centre between them.
         var slices: Slices?
         /// The appearance it is for; `light` images carry no `appearances` entry.
         var appearance: Appearance = .light
+        /// `alignment-insets` in the image's pixels; nil for none.
+        var alignment: PixelInsets?
+    }
+
+    /// Insets in whole pixels of one image.
+    struct PixelInsets: Hashable {
+        var top: Int, left: Int, bottom: Int, right: Int
+    }
+
+    /// Optical insets in points as `alignment-insets` of an image at `scale`: in its pixels, as
+    /// Xcode writes them.
+    static func alignment(_ insets: EdgeInsets, scale: Double) -> PixelInsets {
+        func pixels(_ points: Double) -> Int { Int((points * scale).rounded()) }
+        return PixelInsets(top: pixels(insets.top), left: pixels(insets.left), bottom: pixels(insets.bottom),
+                           right: pixels(insets.right))
     }
 
     struct Slices: Hashable {
@@ -31,15 +47,17 @@ enum XCAssetsExport {
     /// An image set's `Contents.json`, listing `images` in order (each dark or high-contrast one
     /// with its `appearances`, as Xcode writes them); a template's says so in its
     /// `properties` (`template-rendering-intent`), as Xcode writes it.
-    static func imageSetContents(_ images: [Image], isTemplate: Bool = false) -> Data {
+    /// `preservesVectors` adds `preserves-vector-representation` for an image set of PDFs.
+    static func imageSetContents(_ images: [Image], isTemplate: Bool = false, preservesVectors: Bool = false) -> Data {
         let entries: [JSONValue] = images.map { image in
-            var entry: [String: JSONValue] = [
-                "filename": .string(image.filename),
-                "idiom": .string("universal"),
-                "scale": .string("\(image.scale.compactDescription)x"),
-            ]
+            var entry: [String: JSONValue] = ["filename": .string(image.filename), "idiom": .string("universal")]
+            if let scale = image.scale { entry["scale"] = .string("\(scale.compactDescription)x") }
             if let (kind, value) = image.appearance.catalogEntry {
                 entry["appearances"] = .array([.object(["appearance": .string(kind), "value": .string(value)])])
+            }
+            if let alignment = image.alignment {
+                entry["alignment-insets"] = .object(["top": .number(alignment.top), "left": .number(alignment.left),
+                                                     "bottom": .number(alignment.bottom), "right": .number(alignment.right)])
             }
             if let slices = image.slices {
                 entry["resizing"] = .object([
@@ -53,7 +71,10 @@ enum XCAssetsExport {
             return .object(entry)
         }
         var root: [String: JSONValue] = ["images": .array(entries), "info": info]
-        if isTemplate { root["properties"] = .object(["template-rendering-intent": .string("template")]) }
+        var properties: [String: JSONValue] = [:]
+        if isTemplate { properties["template-rendering-intent"] = .string("template") }
+        if preservesVectors { properties["preserves-vector-representation"] = .bool(true) }
+        if !properties.isEmpty { root["properties"] = .object(properties) }
         return Data(JSONValue.object(root).formatted().utf8)
     }
 
@@ -72,6 +93,7 @@ enum XCAssetsExport {
 enum JSONValue: Hashable {
     case string(String)
     case number(Int)
+    case bool(Bool)
     case array([JSONValue])
     case object([String: JSONValue])
 
@@ -83,6 +105,7 @@ enum JSONValue: Hashable {
         switch self {
         case .string(let text): return JSONValue.quote(text)
         case .number(let value): return String(value)
+        case .bool(let value): return value ? "true" : "false"
         case .array(let values):
             guard !values.isEmpty else { return "[\n\n\(indent)]" }
             return "[\n" + values.map { inner + $0.write(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"

@@ -17,7 +17,8 @@ struct RenderCommand: ParsableCommand {
             Writes <component>-<state>[-<W>x<H>][@<S>x].png for each component in the formats its outputs \
             name (--format replaces them all): png (or webp) files in --out, xcassets as <name>.xcassets with one \
             image set per component, state and size, ninepatch as drawable-<density>/ files (.9.png for \
-            components with caps). svgs: entries are written as PNGs like rasterkit svg. Outputs whose \
+            components with caps), pdf and svg as one vector document per size (any scale). svgs: entries \
+            are written as PNGs like rasterkit svg. Outputs whose \
             renders are unchanged since the last run into the same folder are left as they are, and every \
             file is written under a temporary name and renamed. A manifest with problems prints each one \
             as file:line:column and exits 2 without writing anything; exits 1 when some outputs failed. \

@@ -44,7 +44,7 @@ struct ShardOptions: ParsableArguments {
 
 /// `--format` values.
 enum FormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case png, xcassets, ninepatch, webp
+    case png, xcassets, ninepatch, webp, pdf, svg
 
     var format: ExportFormat {
         switch self {
@@ -52,6 +52,8 @@ enum FormatArgument: String, ExpressibleByArgument, CaseIterable {
         case .xcassets: .xcassets
         case .ninepatch: .ninepatch
         case .webp: .webp
+        case .pdf: .pdf
+        case .svg: .svg
         }
     }
 }

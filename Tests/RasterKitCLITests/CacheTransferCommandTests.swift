@@ -90,7 +90,7 @@ import Testing
         defer { directory.remove() }
         let showcase = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/showcase.yaml").path
-        for format in ["png", "xcassets", "ninepatch"] {
+        for format in ["png", "xcassets", "ninepatch", "webp", "pdf", "svg"] {
             let out = directory.path("out-\(format)")
             let listed = try CLI.run(["render", showcase, "--out", out, "--format", format, "--shard", "1/3", "--list-outputs"])
             #expect(listed.status == 0, "\(listed.stderr)")

@@ -98,9 +98,8 @@ extension Canvas {
         shadowMask.blur(sigma: device.sigma)
         cairo_save(context)
         cairo_identity_matrix(context)
-        cairo_set_source_rgba(context, shadow.color.red, shadow.color.green, shadow.color.blue, shadow.color.alpha)
-        cairo_mask_surface(context, shadowMask.surface, Double(area.x + shadowMask.originX) + device.offsetX,
-                           Double(area.y + shadowMask.originY) + device.offsetY)
+        paint(shadow.color, through: shadowMask.surface, x: Double(area.x + shadowMask.originX) + device.offsetX,
+              y: Double(area.y + shadowMask.originY) + device.offsetY)
         cairo_set_source_surface(context, layer.surface, Double(area.x), Double(area.y))
         cairo_paint(context)
         cairo_restore(context)
@@ -140,10 +139,31 @@ extension Canvas {
         addPath(path)
         cairo_clip(context)
         cairo_identity_matrix(context)
-        cairo_set_source_rgba(context, shadow.color.red, shadow.color.green, shadow.color.blue, shadow.color.alpha)
-        cairo_mask_surface(context, mask.surface, Double(area.x), Double(area.y))
+        paint(shadow.color, through: mask.surface, x: Double(area.x), y: Double(area.y))
         cairo_restore(context)
         checkStatus("drawing an inner shadow")
+    }
+
+    /// Paints `color` through the alpha of `mask` (an A8 surface) placed at device `x`, `y`.
+    /// Into a vector document the colour is first composed with the mask into one image: cairo's
+    /// SVG surface cannot write an image mask (its viewers show the unmasked colour), and an image
+    /// is what both PDF and SVG hold exactly.
+    private func paint(_ color: Color, through mask: OpaquePointer, x: Double, y: Double) {
+        guard environment.isVector else {
+            cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
+            cairo_mask_surface(context, mask, x, y)
+            return
+        }
+        let width = cairo_image_surface_get_width(mask), height = cairo_image_surface_get_height(mask)
+        guard let shade = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return }
+        defer { cairo_surface_destroy(shade) }
+        let shadeContext = cairo_create(shade)
+        cairo_set_source_rgba(shadeContext, color.red, color.green, color.blue, color.alpha)
+        cairo_mask_surface(shadeContext, mask, 0, 0)
+        cairo_destroy(shadeContext)
+        cairo_surface_flush(shade)
+        cairo_set_source_surface(context, shade, x, y)
+        cairo_paint(context)
     }
 
     /// A shadow in device pixels: its blur's sigma, the pixels of room the blur needs, and its

@@ -15,11 +15,15 @@ final class DrawEnvironment {
     let deadline: ContinuousClock.Instant?
     /// The pixel memory the render's surfaces reserve, shared by every render of one rasterizer.
     let memory: MemoryBudget
+    /// Whether the canvas is a vector document (PDF, SVG): nested components are then drawn
+    /// into it as vectors, at their full size, rather than pasted as cached renders.
+    let isVector: Bool
 
     init(nestedRenderer: (any NestedRendering)? = nil, depth: Int = 0, children: ChildRecorder = ChildRecorder(),
          limits: ResourceLimits = .default, memory: MemoryBudget? = nil, deadline: ContinuousClock.Instant? = nil,
-         isCancelled: @escaping @Sendable () -> Bool = { false }) {
+         isVector: Bool = false, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.nestedRenderer = nestedRenderer
+        self.isVector = isVector
         self.depth = depth
         self.children = children
         self.limits = limits
@@ -31,7 +35,7 @@ final class DrawEnvironment {
     /// The environment of a component nested one level deeper.
     func nested() -> DrawEnvironment {
         DrawEnvironment(nestedRenderer: nestedRenderer, depth: depth + 1, children: children, limits: limits,
-                        memory: memory, deadline: deadline, isCancelled: isCancelled)
+                        memory: memory, deadline: deadline, isVector: isVector, isCancelled: isCancelled)
     }
 
     /// Throws once the render has been cancelled or has run out of time.

@@ -16,6 +16,7 @@ extension Canvas {
         guard environment.depth < Rasterizer.nestingLimit else {
             throw RenderError.nestingTooDeep(typeName: TypeIdentity.stableName(of: Child.self), depth: Rasterizer.nestingLimit)
         }
+        if environment.isVector, !(child is any ComposedRendering) { return try drawAsVectors(child, in: rect) }
         let device = deviceTransform
         // The child is drawn at the device's pixels per point, so it is as sharp as its parent.
         let rawScale = max((device.a * device.a + device.b * device.b).squareRoot(),
@@ -33,6 +34,24 @@ extension Canvas {
                                                      renderVersion: Child.renderVersion))
         if image.capInsets == nil, pastePixelAligned(image, in: rect, device: device) { return }
         draw(image, in: rect)
+    }
+
+    /// Draws `child` straight into this canvas's vector document, at the full size of `rect`
+    /// (a nine-slice child too: a vector needs no stretching) and clipped to it, so its paths and
+    /// text stay vectors.
+    private func drawAsVectors<Child: Rasterizable>(_ child: Child, in rect: Rect) throws {
+        guard rect.width.isFinite, rect.height.isFinite, rect.width > 0, rect.height > 0 else {
+            throw RenderError.invalidSize(rect.size)
+        }
+        try withState {
+            translateBy(x: rect.minX, y: rect.minY)
+            cairo_rectangle(context, 0, 0, rect.width, rect.height)
+            cairo_clip(context)
+            let canvas = Canvas(context: context, size: rect.size, scale: scale, environment: environment.nested())
+            try canvas.run { try child.draw(in: $0, size: rect.size) }
+        }
+        environment.children.record(ComponentVersion(typeName: ComponentKeyPlan.shared(Child.self).takeUnretainedValue().typeName,
+                                                     renderVersion: Child.renderVersion))
     }
 
     /// Whether a component should stop drawing: true once every request for the render has been
