@@ -243,7 +243,7 @@ import RasterKit
     @Test(arguments: [
         ["--shard", "4/4"], ["--shard", "a/b"], ["--shard", "1"], ["--shard-count", "0"], ["--shard-count", "-2"],
         ["--shard", "0/2", "--shard-count", "2"], ["--jobs", "0"], ["--jobs", "257"], ["--cache", "x.sqlite", "--no-cache"],
-        ["--format", "pdf"], ["--shard-count", "2"],
+        ["--format", "gif"], ["--shard-count", "2"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let workspace = try Workspace()

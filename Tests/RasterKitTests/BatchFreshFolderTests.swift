@@ -56,7 +56,9 @@ import Testing
         return result
     }
 
-    @Test(arguments: ExportFormat.allCases)
+    /// Vector documents are drawn from the component, not from a stored render, and are not kept
+    /// in the store (see ``vectorDocumentsInANewFolderAreDrawnAgainIdentically()``).
+    @Test(arguments: ExportFormat.allCases.filter { ![.pdf, .svg].contains($0) })
     func warmRunsIntoANewFolderCopyTheStoredBytes(format: ExportFormat) throws {
         let fixture = try ManifestFixture()
         defer { fixture.remove() }
@@ -82,6 +84,22 @@ import Testing
         let (same, _, _) = try Self.run(plan, into: cold, store: store)
         #expect(same.drawn == 0)
         #expect(try Self.contents(of: cold) == coldFiles)
+    }
+
+    @Test(arguments: [ExportFormat.pdf, .svg])
+    func vectorDocumentsInANewFolderAreDrawnAgainIdentically(format: ExportFormat) throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let plan = try fixture.load(Self.manifest).plan(format: format)
+        let store = fixture.folder.appendingPathComponent("renders.sqlite")
+        let cold = fixture.folder.appendingPathComponent("cold"), fresh = fixture.folder.appendingPathComponent("fresh")
+        let (first, _, _) = try Self.run(plan, into: cold, store: store)
+        #expect(first.failed == 0 && first.total > 0)
+        let (warm, _, _) = try Self.run(plan, into: fresh, store: store)
+        #expect(warm.failed == 0 && warm.drawn == first.total)
+        #expect(try Self.contents(of: fresh) == Self.contents(of: cold))
+        let (same, _, _) = try Self.run(plan, into: cold, store: store)
+        #expect(same.drawn == 0, "an unchanged folder is left alone")
     }
 
     @Test func aDamagedEntryIsDrawnAgainNotCopied() throws {

@@ -114,11 +114,11 @@ import Testing
             components:
               c:
                 sizes: ["10x10"]
-                outputs: [png, pdf]
+                outputs: [png, gif]
                 layers:
                   - rect: {blendMode: multipy, fillRule: odd, stroke: {color: red, cap: flat}}
             """)
-        #expect(problems.contains(4, 20, ##"unknown value "pdf" for outputs in component "c"; expected one of png, xcassets, ninepatch"##))
+        #expect(problems.contains(4, 20, ##"unknown value "gif" for outputs in component "c"; expected one of png, xcassets, ninepatch, webp, pdf, svg"##))
         #expect(problems.contains(6, 27, ##"unknown value "multipy" for blendMode in rect; expected one of normal, multiply"##))
         #expect(problems.contains(6, 27, ##"(did you mean "multiply"?)"##))
         #expect(problems.contains(6, 46, ##"unknown value "odd" for fillRule in rect; expected one of nonZero, evenOdd"##))
