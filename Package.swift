@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "RasterKitSnapshotTesting", targets: ["RasterKitSnapshotTesting"]),
         .library(name: "RasterKitRemoteCache", targets: ["RasterKitRemoteCache"]),
         .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
+        // The tool the plugins run: `rasterkit render`'s manifest run without ArgumentParser or HTTP.
+        .executable(name: "rasterkit-assets", targets: ["RasterKitAssetsTool"]),
     ],
     traits: [
         .trait(name: "SnapshotTesting",
@@ -89,6 +91,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `rasterkit-assets`: `rasterkit render`'s manifest run linking RasterKitBatch alone (neither
+        // ArgumentParser nor swift-nio), the tool for SwiftPM plugins.
+        .executableTarget(name: "RasterKitAssetsTool", dependencies: ["RasterKit", "RasterKitBatch"]),
         // Example components drawn with Canvas, used by the demo, the goldens and the benchmarks.
         .target(name: "RasterKitExamples", dependencies: ["RasterKit"], path: "Examples/Components"),
         .executableTarget(name: "RasterKitDemo", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitExamples"], path: "Examples/Demo"),
@@ -106,6 +111,7 @@ let package = Package(
         // The `rasterkit` command end to end: every subcommand, its flags and their bad values.
         .testTarget(
             name: "RasterKitCLITests",
-            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI"]),
+            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI",
+                           "RasterKitAssetsTool"]),
     ]
 )
