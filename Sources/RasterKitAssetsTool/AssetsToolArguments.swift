@@ -6,8 +6,11 @@ import RasterKitBatch
 ///
 /// ```
 /// rasterkit-assets MANIFEST --out DIR [--format png|xcassets|ninepatch|webp]
-///                  [--cache PATH | --no-cache] [--list-outputs] [--json]
+///                  [--cache PATH | --no-cache] [--list-outputs] [--json] [--expect-outputs FILE]
 /// ```
+///
+/// `--expect-outputs FILE` is the build plugin's own: the run fails before writing anything when
+/// its outputs are not exactly the paths in FILE (one a line), what the build was planned with.
 ///
 /// Options take their value as the next argument or after `=` (`--out=DIR`); `--` ends the
 /// options.
@@ -26,10 +29,12 @@ struct AssetsToolArguments: Equatable {
     var listOutputs = false
     /// Print one JSON object instead of text.
     var json = false
+    /// A file of the output paths the caller declared, one a line; the run refuses other outputs.
+    var expectedOutputs: String?
 
     static let usage = """
         usage: rasterkit-assets MANIFEST --out DIR [--format png|xcassets|ninepatch|webp] \
-        [--cache PATH | --no-cache] [--list-outputs] [--json]
+        [--cache PATH | --no-cache] [--list-outputs] [--json] [--expect-outputs FILE]
         """
 
     /// Why a command line was refused; the tool prints it with the usage and exits with 2.
@@ -43,7 +48,7 @@ struct AssetsToolArguments: Equatable {
 
     /// Reads `arguments` (without the program's name).
     static func parse(_ arguments: [String]) throws(UsageError) -> AssetsToolArguments {
-        var manifest: String?, out: String?, format: ExportFormat?, cache: String?
+        var manifest: String?, out: String?, format: ExportFormat?, cache: String?, expectedOutputs: String?
         var noCache = false, listOutputs = false, json = false
         var index = 0
         var optionsEnded = false
@@ -81,6 +86,8 @@ struct AssetsToolArguments: Equatable {
                 format = parsed
             case "--cache":
                 cache = try value(for: option, inline: inline)
+            case "--expect-outputs":
+                expectedOutputs = try value(for: option, inline: inline)
             case "--no-cache", "--list-outputs", "--json", "--help", "-h":
                 guard inline == nil else { throw UsageError("\(option) takes no value") }
                 switch option {
@@ -101,7 +108,11 @@ struct AssetsToolArguments: Equatable {
             guard !cache.isEmpty else { throw UsageError("--cache is empty") }
             guard !noCache else { throw UsageError("--cache and --no-cache cannot be used together") }
         }
+        if let expectedOutputs {
+            guard !expectedOutputs.isEmpty else { throw UsageError("--expect-outputs is empty") }
+            guard !listOutputs else { throw UsageError("--expect-outputs and --list-outputs cannot be used together") }
+        }
         return AssetsToolArguments(manifest: manifest, out: out, format: format, cache: cache, noCache: noCache,
-                                   listOutputs: listOutputs, json: json)
+                                   listOutputs: listOutputs, json: json, expectedOutputs: expectedOutputs)
     }
 }

@@ -42,8 +42,10 @@ do {
 
 let json = arguments.json
 let outputDirectory = URL(fileURLWithPath: arguments.out)
+// A run checked against expected outputs always loads its manifest, to have its outputs to check.
 let run = ManifestRun(manifest: URL(fileURLWithPath: arguments.manifest), outputDirectory: outputDirectory,
-                      format: arguments.format, reusesUpToDateOutputs: !arguments.noCache && !arguments.listOutputs)
+                      format: arguments.format,
+                      reusesUpToDateOutputs: !arguments.noCache && !arguments.listOutputs && arguments.expectedOutputs == nil)
 let prepared: PreparedManifestRun
 do {
     switch try run.prepare() {
@@ -64,6 +66,28 @@ if arguments.listOutputs {
     let listing = OutputListing(prepared.plan)
     print(json ? listing.json : listing.text, terminator: json ? "\n" : "")
     exit(0)
+}
+
+// SwiftPM asks a build-tool plugin for its commands only when it plans a build, which it does
+// again when Package.swift or a target's files change, not when a manifest's text does: a
+// manifest edited to write other files than the plan declared would leave them out of the bundle.
+if let expected = arguments.expectedOutputs {
+    let declared: [String]
+    do {
+        declared = try String(contentsOfFile: expected, encoding: .utf8).split(separator: "\n").map(String.init)
+    } catch {
+        fail(["rasterkit-assets: cannot read --expect-outputs \(expected): \(error.localizedDescription)"], json: json)
+    }
+    let actual = prepared.plan.plannedFiles.map(\.path)
+    if declared != actual {
+        let added = Set(actual).subtracting(declared).sorted(), removed = Set(declared).subtracting(actual).sorted()
+        fail(["rasterkit-assets: \(arguments.manifest) now writes other files than this build was planned with"
+                + (added.isEmpty ? "" : " (new: \(added.joined(separator: ", ")))")
+                + (removed.isEmpty ? "" : " (gone: \(removed.joined(separator: ", ")))") + ".",
+              "SwiftPM plans a build again only when Package.swift or the files of a target change: "
+                + "touch Package.swift (or build with --disable-build-manifest-caching) and build again."],
+             json: json)
+    }
 }
 
 do {

@@ -76,6 +76,30 @@ import Testing
         #expect(ListOutputsCommandTests.files(in: directory.path("out3")).filter { $0.hasSuffix(".webp") }.count == 4)
     }
 
+    /// `--expect-outputs`, as the build plugin passes it: a run whose outputs are not the ones
+    /// declared fails before writing anything, saying which changed and how to plan again.
+    @Test func expectedOutputsThatDifferFailTheRun() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let manifest = try Self.writeManifest(in: directory)
+        let out = directory.path("out"), expected = directory.path("expected.outputs")
+        let listed = try CLI.run([manifest, "--out", out, "--list-outputs"], tool: "rasterkit-assets")
+        var paths = listed.stdout.split(separator: "\n").map(String.init)
+        try Data(paths.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: expected))
+        let matching = try CLI.run([manifest, "--out", out, "--no-cache", "--expect-outputs", expected], tool: "rasterkit-assets")
+        #expect(matching.status == 0, "\(matching.stderr)")
+
+        paths.removeLast()
+        paths.append("chip-gone.png")
+        try Data(paths.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: expected))
+        let other = directory.path("other")
+        let differing = try CLI.run([manifest, "--out", other, "--no-cache", "--expect-outputs", expected], tool: "rasterkit-assets")
+        #expect(differing.status == 2)
+        #expect(differing.stderr.contains("(new: icons/square-16.png) (gone: chip-gone.png)"), "\(differing.stderr)")
+        #expect(differing.stderr.contains("touch Package.swift"), "\(differing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other), "nothing is written")
+    }
+
     @Test func manifestProblemsExit2WithTheirPositions() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -104,6 +128,7 @@ import Testing
         (["m.yaml", "--out", "o", "--jobs", "2"], "unknown option --jobs"),
         (["m.yaml", "--out", "o", "--json=yes"], "--json takes no value"),
         (["", "--out", "o"], "the manifest path is empty"),
+        (["m.yaml", "--out", "o", "--list-outputs", "--expect-outputs", "e"], "--expect-outputs and --list-outputs cannot be used together"),
     ])
     func badCommandLinesExit2(arguments: [String], message: String) throws {
         let run = try CLI.run(arguments, tool: "rasterkit-assets")
