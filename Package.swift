@@ -12,6 +12,12 @@ let package = Package(
         .library(name: "RasterKitSnapshotTesting", targets: ["RasterKitSnapshotTesting"]),
         .library(name: "RasterKitRemoteCache", targets: ["RasterKitRemoteCache"]),
         .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
+        // The tool the plugins run: `rasterkit render`'s manifest run without ArgumentParser or HTTP.
+        .executable(name: "rasterkit-assets", targets: ["RasterKitAssetsTool"]),
+        // Renders a target's *.rasterkit.yaml manifests into its resources at build time.
+        .plugin(name: "RenderAssetsBuildPlugin", targets: ["RenderAssetsBuildPlugin"]),
+        // `swift package render-assets`: renders them into the package, for outputs that are committed.
+        .plugin(name: "RenderAssetsCommand", targets: ["RenderAssetsCommand"]),
     ],
     traits: [
         .trait(name: "SnapshotTesting",
@@ -89,6 +95,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `rasterkit-assets`, the plugins' tool: links RasterKitBatch alone, so a package that uses the
+        // plugins builds neither ArgumentParser nor swift-nio.
+        .executableTarget(name: "RasterKitAssetsTool", dependencies: ["RasterKit", "RasterKitBatch"]),
+        .plugin(name: "RenderAssetsBuildPlugin", capability: .buildTool(), dependencies: ["RasterKitAssetsTool"]),
+        .plugin(
+            name: "RenderAssetsCommand",
+            capability: .command(
+                intent: .custom(verb: "render-assets",
+                                description: "Render each target's *.rasterkit.yaml manifests into the package"),
+                permissions: [.writeToPackageDirectory(reason: "It writes the rendered PNGs beside each manifest (or into --out).")]),
+            dependencies: ["RasterKitAssetsTool"]),
         // Example components drawn with Canvas, used by the demo, the goldens and the benchmarks.
         .target(name: "RasterKitExamples", dependencies: ["RasterKit"], path: "Examples/Components"),
         .executableTarget(name: "RasterKitDemo", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitExamples"], path: "Examples/Demo"),
@@ -106,6 +123,7 @@ let package = Package(
         // The `rasterkit` command end to end: every subcommand, its flags and their bad values.
         .testTarget(
             name: "RasterKitCLITests",
-            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI"]),
+            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI",
+                           "RasterKitAssetsTool"]),
     ]
 )

@@ -7,6 +7,7 @@ RasterKit and RasterKitTesting are what library and golden-test users link; the 
 cache tier (AsyncHTTPClient, and with it swift-nio) in RasterKitRemoteCache. This checks the package's
 target graph, and, when the test build has made it, a real executable that depends only on
 the core product (Tests/RasterKitProbe): no symbol of Yams or RasterKitBatch may be in it.
+It also keeps the plugins' tool (RasterKitAssetsTool) free of ArgumentParser and swift-nio.
 """
 import json
 import os
@@ -37,6 +38,13 @@ def main():
         products = {product for name in reachable for product in targets[name].get("product_dependencies") or []}
         for bad in sorted((reachable & FORBIDDEN_TARGETS) | (products & FORBIDDEN_PRODUCTS)):
             problems.append(f"{core} depends on {bad}")
+    # The plugins' tool is built by every package that applies a RasterKit plugin: batches, yes;
+    # the CLI's argument parser and the HTTP client of the remote tier, never.
+    reachable = closure(targets, "RasterKitAssetsTool", set())
+    products = {product for name in reachable for product in targets[name].get("product_dependencies") or []}
+    for bad in sorted((reachable & {"RasterKitCLI", "RasterKitRemoteCache"})
+                      | (products & {"ArgumentParser", "AsyncHTTPClient", "NIOCore", "NIOHTTP1", "NIOPosix"})):
+        problems.append(f"RasterKitAssetsTool (rasterkit-assets, the plugins' tool) depends on {bad}")
     probe = os.path.join(".build", "debug", "RasterKitProbe")
     if os.path.exists(probe):
         symbols = subprocess.run(["nm", "--defined-only", probe], check=True, capture_output=True, text=True).stdout

@@ -21,6 +21,11 @@ public struct BatchPlan: Sendable {
     /// was read; nil when that is not known (a plan not made from a manifest file, or an input
     /// changed too recently to be stamped).
     var inputStamps: [String: String]?
+    /// Every file and folder the plan was made from, as absolute paths in the order they were
+    /// read: the manifest, each file it names, each folder an `svgs:` entry searched and each
+    /// SVG file found. A change to any of them may change the outputs, so these are what a build
+    /// system declares as the run's inputs. Empty for a plan not made from a manifest file.
+    public internal(set) var inputPaths: [String] = []
 
     /// An empty plan.
     public init() {}
@@ -49,6 +54,7 @@ public struct BatchPlan: Sendable {
         files += other.files.filter { !paths.contains($0.path) }
         let shown = Set(previews.map { [$0.source, $0.size.description] })
         previews += other.previews.filter { !shown.contains([$0.source, $0.size.description]) }
+        inputPaths = (inputPaths + other.inputPaths).uniqued()
     }
 }
 

@@ -58,6 +58,10 @@ final class InputStamps {
     let settleTime: Double
     private(set) var stamps: [String: String] = [:]
     private(set) var isComplete = true
+    /// Every path noted, stamped or not, in the order first noted: what a build system must
+    /// watch (`BatchPlan.inputPaths`).
+    private(set) var paths: [String] = []
+    private var noted: Set<String> = []
 
     init(settleTime: Double = FileStamp.defaultSettleTime) {
         self.settleTime = settleTime
@@ -67,6 +71,7 @@ final class InputStamps {
     /// made while it is read shows as a different stamp next time.
     func note(_ path: String) {
         guard stamps[path] == nil else { return }
+        remember(path)
         var info = stat()
         guard stat(path, &info) == 0 else {
             isComplete = false
@@ -78,11 +83,16 @@ final class InputStamps {
     /// Notes a file whose `stat` the caller already has.
     func note(_ path: String, _ info: stat) {
         guard stamps[path] == nil else { return }
+        remember(path)
         guard let stamp = FileStamp.of(info, settledFor: settleTime) else {
             isComplete = false
             return
         }
         stamps[path] = stamp
+    }
+
+    private func remember(_ path: String) {
+        if noted.insert(path).inserted { paths.append(path) }
     }
 
     /// Every stamp, or nil when some input had none.

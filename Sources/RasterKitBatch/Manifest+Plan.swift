@@ -30,13 +30,16 @@ extension Manifest {
                 problems.add(error.description, at: location(ofItem: error))
             }
         }
-        let svgInputs = inputStamps == nil ? nil : InputStamps(settleTime: inputSettleTime)
+        // The SVG files and folders are noted whenever the manifest came from a file: their
+        // paths are the plan's inputs even when some changed too recently to be stamped.
+        let svgInputs = inputPaths.isEmpty ? nil : InputStamps(settleTime: inputSettleTime)
         for entry in svgs { addSVGs(entry, to: &plan, shard: shard, problems: problems, noting: svgInputs) }
         reportConflicts(in: plan, problems: problems)
         try problems.check()
         if let stamps = inputStamps, let svgStamps = svgInputs?.completeStamps {
             plan.inputStamps = stamps.merging(svgStamps) { first, _ in first }
         }
+        plan.inputPaths = (inputPaths + (svgInputs?.paths ?? [])).uniqued()
         return plan
     }
 

@@ -143,6 +143,9 @@ public struct Manifest: Sendable {
     /// The manifest file and every file it made load, stamped before they were read; nil when
     /// the manifest did not come from a file or some file changed too recently to be stamped.
     var inputStamps: [String: String]?
+    /// The manifest file and every file it made load, absolute, in the order they were read;
+    /// empty when the manifest did not come from a file.
+    var inputPaths: [String] = []
     /// How long an input must have been left alone before its stamp is trusted (see ``FileStamp``).
     var inputSettleTime = FileStamp.defaultSettleTime
 
@@ -167,6 +170,7 @@ public struct Manifest: Sendable {
         }
         try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs, limits: limits)
         inputStamps = inputs.completeStamps
+        inputPaths = inputs.paths
         inputSettleTime = settleTime
     }
 

@@ -91,7 +91,7 @@ struct RenderCommand: ParsableCommand {
         if listOutputs {
             do {
                 guard case .ready(let prepared) = try run.prepare() else { return }
-                OutputListing.print(prepared.plan.plannedFiles, json: json)
+                OutputListing(prepared.plan).print(json: json)
             } catch {
                 report(error)
             }

@@ -102,7 +102,7 @@ struct SVGCommand: ParsableCommand {
         let outputs: [BatchOutput]
         do { outputs = try batch.outputs() } catch { fail(error.description) }
         if listOutputs {
-            OutputListing.print(outputs.map(\.plannedFile).sorted { $0.path < $1.path }, json: json)
+            OutputListing(outputs: outputs.map(\.plannedFile).sorted { $0.path < $1.path }).print(json: json)
             return
         }
         let directory = URL(fileURLWithPath: out)

@@ -16,22 +16,30 @@ package enum CLI {
         }
     }
 
-    /// The `rasterkit` binary beside the running test executable (the build's products directory).
-    package static func binary() throws -> URL {
+    /// The `rasterkit` binary (or the product `name`) beside the running test executable (the
+    /// build's products directory).
+    package static func binary(named name: String = "rasterkit") throws -> URL {
         let candidates = [
             URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent("rasterkit") }
+        ].map { $0.appendingPathComponent(name) }
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        guard let found else { throw Failure("no rasterkit at \(candidates.map(\.path)); build the rasterkit product first") }
+        guard let found else { throw Failure("no \(name) at \(candidates.map(\.path)); build the \(name) product first") }
         return found
     }
 
-    /// Runs `rasterkit arguments…` to completion. Output is read on a background thread while
-    /// the process runs, so a chatty command cannot fill a pipe and block.
-    package static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil) throws -> Run {
+    /// Runs `rasterkit arguments…` (or the built product `tool`) to completion. Output is read on
+    /// a background thread while the process runs, so a chatty command cannot fill a pipe and block.
+    package static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil,
+                            tool: String = "rasterkit") throws -> Run {
+        try run(executable: try binary(named: tool), arguments, in: folder, environment: environment)
+    }
+
+    /// Runs any `executable` with `arguments` to completion, as ``run(_:in:environment:tool:)`` runs a product.
+    package static func run(executable: URL, _ arguments: [String], in folder: URL? = nil,
+                            environment: [String: String]? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = executable
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
