@@ -10,16 +10,21 @@ extension RasterRenderService {
             let name = try PathSegment.decoded(rawComponent)
             let (stateName, format) = try ServedFormat.split(try PathSegment.decoded(rawFile))
             let query = try checkedQuery(request, extraKeys: [])
-            guard let component = currentCatalog.components[name] else { throw .notFound("no component named '\(name)'") }
+            let catalog = currentCatalog
+            guard let component = catalog.components[name] else { throw .notFound("no component named '\(name)'") }
             guard let state = component.states.first(where: { $0.name == stateName }) else {
                 throw .notFound("component '\(name)' has no state '\(stateName)'; it has \(component.states.map(\.name).joined(separator: ", "))")
             }
             // A size the manifest lists keeps its caps; another size is drawn with the first's caps.
             let size = query.size ?? component.sizes.first?.size
             guard let size else { throw .badRequest("component '\(name)' has no size in the manifest: add size=WxH") }
-            let spec = component.sizes.first { $0.size == size }
-                ?? Manifest.ComponentSize(size: size, capInsets: component.sizes.first?.capInsets)
-            return try await serve(component.renderable(state, at: spec), size: size, query: query, format: format, request: request)
+            let request = RenderRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(RenderQuery.format(size))@\(query.scale)",
+                                        size: size, query: query, format: format, http: request) {
+                let spec = component.sizes.first { $0.size == size }
+                    ?? Manifest.ComponentSize(size: size, capInsets: component.sizes.first?.capInsets)
+                return component.renderable(state, at: spec)
+            }
+            return try await serve(request)
         }
     }
 
@@ -32,16 +37,22 @@ extension RasterRenderService {
             let (file, format) = try ServedFormat.split(last)
             let name = (segments + [file]).joined(separator: "/")
             let query = try checkedQuery(request, extraKeys: ["tint"])
-            guard let icons = currentCatalog.icons else { throw .notFound("this server serves no icon folder") }
-            let document: SVGDocument?
-            do { document = try icons.document(named: name) } catch {
-                throw RequestError(.internalServerError, "icon '\(name)' cannot be read: \(error)")
-            }
-            guard let document else { throw .notFound("no icon named '\(name)'") }
+            let catalog = currentCatalog
+            guard let icons = catalog.icons else { throw .notFound("this server serves no icon folder") }
+            guard icons.files[name] != nil else { throw .notFound("no icon named '\(name)'") }
             guard let size = query.size else { throw .badRequest("give the icon's size: size=N or size=WxH") }
-            // Stretched like `rasterkit svg`, so the two share renders in one store.
-            return try await serve(SVGImage(document, contentMode: .stretch, tint: query.tint), size: size, query: query,
-                                   format: format, request: request)
+            let tint = query.tint.map { "\($0)" } ?? "-"
+            let request = RenderRequest(catalog: catalog, memoKey: "i/\(name)/\(RenderQuery.format(size))@\(query.scale)/\(tint)",
+                                        size: size, query: query, format: format, http: request) { () throws(RequestError) -> any Rasterizable in
+                let document: SVGDocument?
+                do { document = try icons.document(named: name) } catch {
+                    throw RequestError(.internalServerError, "icon '\(name)' cannot be read: \(error)")
+                }
+                guard let document else { throw .notFound("no icon named '\(name)'") }
+                // Stretched like `rasterkit svg`, so the two share renders in one store.
+                return SVGImage(document, contentMode: .stretch, tint: query.tint)
+            }
+            return try await serve(request)
         }
     }
 

@@ -4,18 +4,27 @@ import Hummingbird
 import RasterKit
 
 extension RasterRenderService {
-    /// The response for `component` at `size`: 304 when the client has it (decided from the key
+    /// The response for a render request: 304 when the client has it (decided from the key
     /// alone, before any store is read or anything drawn), else its bytes from the encoded cache,
     /// else rendered through the bounded queue and the rasterizer's tiers.
-    func serve<Component: Rasterizable>(_ component: Component, size: Size, query: RenderQuery, format: ServedFormat,
-                                        request: Request) async throws(RequestError) -> Response {
-        let key = rasterizer.cacheKey(for: component, size: size, scale: query.scale)
-        // A nine-slice component's key leaves out the size (one render serves every size); its
-        // responses are stretched, so their tag names the size as well.
-        let stretches = component.capInsets != nil && component.usesMinimumFrameForCaps
-        let identity = stretches ? "\(key.digest)-\(RenderQuery.format(size))@\(query.scale)" : key.digest
-        var headers = cachingHeaders(identity: identity, key: key, versioned: query.isVersioned)
-        if let ifNoneMatch = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch, tag: EntityTag.quoted(identity)) {
+    func serve(_ render: RenderRequest) async throws(RequestError) -> Response {
+        let query = render.query, size = render.size, format = render.format
+        try query.checkPixels(of: size, configuration: configuration)
+        // The component is made (and its key hashed) only when this request was not seen before,
+        // and again only when it must be rendered.
+        var component: (any Rasterizable)?
+        let resolved: RenderIdentity
+        if let known = render.catalog.identities.identity(for: render.memoKey) {
+            resolved = known
+        } else {
+            let made = try render.makeComponent()
+            component = made
+            resolved = RenderIdentity(made, size: size, scale: query.scale, rasterizer: rasterizer)
+            render.catalog.identities.store(resolved, for: render.memoKey)
+        }
+        let identity = resolved.identity
+        var headers = cachingHeaders(identity: identity, keyDigest: resolved.keyDigest, versioned: query.isVersioned)
+        if let ifNoneMatch = render.http.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch, tag: EntityTag.quoted(identity)) {
             metrics.countRender(origin: "revalidated")
             return Response(status: .notModified, headers: headers)
         }
@@ -24,10 +33,13 @@ extension RasterRenderService {
             metrics.countRender(origin: "memory")
             return imageResponse(data, format: format, origin: "memory", headers: headers)
         }
+        let drawn: any Rasterizable
+        if let component { drawn = component } else { drawn = try render.makeComponent() }
+        let stretches = resolved.stretches
         let outcome: (data: Data, origin: RenderedImage.Origin)?
         do {
             outcome = try await admission.withSlot {
-                try await self.render(component, size: size, scale: query.scale, stretches: stretches, format: format)
+                try await self.render(drawn, size: size, scale: query.scale, stretches: stretches, format: format)
             }
         } catch let error as RequestError {
             throw error
@@ -63,13 +75,13 @@ extension RasterRenderService {
         return (try encoder.encode(image), rendered.origin)
     }
 
-    private func cachingHeaders(identity: String, key: CacheKey, versioned: Bool) -> HTTPFields {
+    private func cachingHeaders(identity: String, keyDigest: String, versioned: Bool) -> HTTPFields {
         var headers = HTTPFields()
         headers[.eTag] = EntityTag.quoted(identity)
         headers[.cacheControl] = versioned
             ? "public, max-age=\(configuration.versionedMaxAge), immutable"
             : "public, max-age=\(configuration.maxAge)"
-        headers[Self.keyField] = key.digest
+        headers[Self.keyField] = keyDigest
         return headers
     }
 

@@ -12,6 +12,8 @@ final class RenderCatalog: Sendable {
     let icons: IconFolder?
     /// The stamps of every input as they were before loading, to notice the next change.
     let stamps: [String: FileChangeStamp]
+    /// Render identities of requests served from this catalog.
+    let identities = RenderIdentityMemo()
 
     /// Loads the manifest and indexes the icon folder that `configuration` names.
     init(configuration: RasterServerConfiguration) throws(ServerSetupError) {

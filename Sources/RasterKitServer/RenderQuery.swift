@@ -35,11 +35,14 @@ struct RenderQuery: Sendable {
             default: break
             }
         }
-        if let size {
-            let pixels = (size.width * scale).rounded(.up) * (size.height * scale).rounded(.up)
-            guard pixels <= Double(configuration.maximumPixels) else {
-                throw .badRequest("size \(Self.format(size)) at scale \(scale) is \(Int(pixels)) pixels, more than the \(configuration.maximumPixels) allowed")
-            }
+    }
+
+    /// Refuses `size` at this query's scale when it has more pixels than the configuration
+    /// allows: checked for a size the request gave and for one the manifest gave alike.
+    func checkPixels(of size: Size, configuration: RasterServerConfiguration) throws(RequestError) {
+        let pixels = (size.width * scale).rounded(.up) * (size.height * scale).rounded(.up)
+        guard pixels <= Double(configuration.maximumPixels) else {
+            throw .badRequest("size \(Self.format(size)) at scale \(scale) is \(Int(pixels)) pixels, more than the \(configuration.maximumPixels) allowed")
         }
     }
 

@@ -71,3 +71,15 @@ import Testing
         try await server.stop()
     }
 }
+
+@Suite("Bad input, manifest sizes") struct ManifestSizeLimitTests {
+    /// The manifest's own size counts too: slow is 1000×1000, so scale 3 is 9 M pixels.
+    @Test func defaultSizeAtAHighScaleIsRefusedBeforeDrawing() async throws {
+        let server = try await TestServer.start()
+        let reply = try await server.request("/components/slow/default.png?scale=3")
+        #expect(reply.status == 400)
+        #expect(reply.errorMessage?.contains("9000000 pixels") == true)
+        #expect(server.service.rasterizer.statistics.misses == 0)
+        try await server.stop()
+    }
+}
