@@ -8,6 +8,8 @@ enum EntityTag {
     /// Whether `ifNoneMatch` (a list of tags, or `*`) names `tag`. `If-None-Match` compares
     /// weakly (RFC 9110 13.1.2), so a `W/` prefix a proxy added still matches.
     static func matches(_ ifNoneMatch: String, tag: String) -> Bool {
+        // A revalidating client or CDN sends back the one tag it has: no list to split.
+        if ifNoneMatch == tag { return true }
         for candidate in ifNoneMatch.split(separator: ",") {
             var value = candidate.trimmingCharacters(in: .whitespaces)
             if value == "*" { return true }

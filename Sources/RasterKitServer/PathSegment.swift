@@ -5,7 +5,8 @@ import Foundation
 /// is refused with 400 — such a request is an attack or a mistake, never an asset.
 enum PathSegment {
     static func decoded(_ raw: Substring) throws(RequestError) -> String {
-        guard let decoded = String(raw).removingPercentEncoding else {
+        // Most segments have nothing encoded: decoding is skipped for them.
+        guard let decoded = raw.contains("%") ? String(raw).removingPercentEncoding : String(raw) else {
             throw .badRequest("the path segment '\(raw)' is not valid percent-encoding")
         }
         guard !decoded.isEmpty, !decoded.hasPrefix("."),

@@ -63,13 +63,17 @@ extension RasterRenderService {
         var items: [(key: String, value: String)] = []
         for pair in rawQuery.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = parts[0].removingPercentEncoding,
-                  let value = (parts.count == 2 ? String(parts[1]) : "").removingPercentEncoding else {
+            guard let key = Self.percentDecoded(parts[0]), let value = Self.percentDecoded(parts.count == 2 ? parts[1] : "") else {
                 throw .badRequest("the query is not valid percent-encoding")
             }
             items.append((key, value))
         }
         return try RenderQuery(items, extraKeys: extraKeys, configuration: configuration)
+    }
+
+    /// `text` with its percent escapes decoded; nil when they are malformed.
+    private static func percentDecoded(_ text: Substring) -> String? {
+        text.contains("%") ? String(text).removingPercentEncoding : String(text)
     }
 
     /// Runs `body`, turning a refused request into its JSON error, and counts the response.

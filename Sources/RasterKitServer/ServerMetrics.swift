@@ -12,7 +12,13 @@ final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     /// Counters by their label and dimensions, made once: a warm hit must not build one.
-    private let counters = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let counters = Mutex<[CounterKey: CoreMetrics.Counter]>([:])
+
+    private struct CounterKey: Hashable {
+        let label: String
+        let first: String
+        let second: Int
+    }
     private let drawTime: CoreMetrics.Timer
 
     init() {
@@ -29,12 +35,14 @@ final class ServerMetrics: Sendable {
 
     /// Counts a response of `route` (`components`, `icons`, `health`, `metrics`) with `status`.
     func countRequest(route: String, status: Int) {
-        counter("rasterkit_http_requests_total", [("route", route), ("status", String(status))]).increment()
+        counter(CounterKey(label: "rasterkit_http_requests_total", first: route, second: status)) {
+            [("route", route), ("status", String(status))]
+        }.increment()
     }
 
     /// Counts a render response by where its image came from (`memory`, `disk`, `drawn`, …).
     func countRender(origin: String) {
-        counter("rasterkit_renders_total", [("origin", origin)]).increment()
+        counter(CounterKey(label: "rasterkit_renders_total", first: origin, second: 0)) { [("origin", origin)] }.increment()
     }
 
     /// Records how long a draw took.
@@ -62,12 +70,11 @@ final class ServerMetrics: Sendable {
         return registry.emitToString()
     }
 
-    private func counter(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
-        let name = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
-        return counters.withLock { counters in
-            if let known = counters[name] { return known }
-            let made = CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
-            counters[name] = made
+    private func counter(_ key: CounterKey, dimensions: () -> [(String, String)]) -> CoreMetrics.Counter {
+        counters.withLock { counters in
+            if let known = counters[key] { return known }
+            let made = CoreMetrics.Counter(label: key.label, dimensions: dimensions(), factory: factory)
+            counters[key] = made
             return made
         }
     }
