@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import RasterKit
 @testable import RasterKitServer
 import ServiceLifecycle
 
@@ -53,8 +54,9 @@ final class TestServer: Sendable {
         <path d="M12 2 L15 9 L22 9 L16.5 13.5 L18.5 21 L12 16.5 L5.5 21 L7.5 13.5 L2 9 L9 9 Z" fill="black"/></svg>
         """
 
-    static func start(_ configure: (inout RasterServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-serve-\(UUID().uuidString)")
+    static func start(rasterizer: Rasterizer? = nil, folder: URL? = nil,
+                      _ configure: (inout RasterServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-serve-\(UUID().uuidString)")
         let icons = folder.appendingPathComponent("site/icons")
         try FileManager.default.createDirectory(at: icons.appendingPathComponent("nested"), withIntermediateDirectories: true)
         try manifest.write(to: folder.appendingPathComponent("site/manifest.yaml"), atomically: true, encoding: .utf8)
@@ -65,7 +67,7 @@ final class TestServer: Sendable {
         var configuration = RasterServerConfiguration(manifest: folder.appendingPathComponent("site/manifest.yaml"), icons: icons)
         configure(&configuration)
         let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let service = try RasterRenderService(configuration: configuration, logger: quiet)
+        let service = try RasterRenderService(configuration: configuration, rasterizer: rasterizer, logger: quiet)
         let (addresses, continuation) = AsyncStream<String>.makeStream()
         let group = RasterServer(service: service, host: "127.0.0.1", port: 0, logger: quiet)
             .serviceGroup(signals: []) { address in continuation.yield(address) }
@@ -98,11 +100,12 @@ final class TestServer: Sendable {
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
     }
 
-    /// Starts a graceful shutdown and waits for the server to finish.
-    func stop() async throws {
+    /// Starts a graceful shutdown and waits for the server to finish; the folder is removed
+    /// unless `keepingFolder`.
+    func stop(keepingFolder: Bool = false) async throws {
         await group.triggerGracefulShutdown()
         try await running.value
-        try? FileManager.default.removeItem(at: folder)
+        if !keepingFolder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// Begins a graceful shutdown without waiting.
