@@ -39,6 +39,9 @@ public struct RasterServer: Sendable {
     public func serviceGroup(signals: [UnixSignal] = [.sigterm, .sigint],
                              onListening: @escaping @Sendable (String) async -> Void = { _ in }) -> ServiceGroup {
         let router = Router()
+        // Added before the routes: Hummingbird wraps each route, and the not-found responder,
+        // in the middleware present when it is added.
+        router.add(middleware: JSONNotFoundMiddleware())
         RasterKitRoutes(service: service).register(on: router)
         let application = Application(
             router: router,

@@ -34,6 +34,8 @@ import Testing
         ("/icons/nope.png?size=24", 404),
         ("/icons/secret.png?size=24", 404),
         ("/icons/nested.png?size=24", 404),
+        ("/nothing/here.png", 404),
+        ("/components/badge", 404),
     ]
 
     @Test func refusedWithJSONErrors() async throws {
