@@ -6,13 +6,14 @@ OUT ?= out/demo
 
 # Libraries RasterKit links, the fonts it draws text with, rsvg-convert (the SVG fidelity
 # tests compare against it), nginx (the remote cache tests start one with WebDAV on a
-# loopback port; its own service is never started or used), poppler-utils (the PDF output
-# tests read documents back with pdftocairo, pdffonts and pdfinfo) and aapt (Android's packager:
-# the nine-patch tests have it compile every .9.png).
+# loopback port; its own service is never started or used), wrk (the `rasterkit serve` load
+# benchmark, which also starts an nginx of its own), poppler-utils (the PDF output tests read
+# documents back with pdftocairo, pdffonts and pdfinfo) and aapt (Android's packager: the
+# nine-patch tests have it compile every .9.png).
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
-                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx poppler-utils aapt
+                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt
 
-.PHONY: all deps build cli demo test test-snapshot-trait test-thread docs bench fuzz fuzz-build clean
+.PHONY: all deps build cli demo test test-snapshot-trait test-thread docs bench bench-serve fuzz fuzz-build clean
 
 all: build
 
@@ -72,7 +73,7 @@ test-snapshot-trait: deps
 # DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>
 # (static HTML); any documentation warning (an unresolved ``link``, an undocumented parameter)
 # fails the build.
-DOC_TARGETS := RasterKit RasterKitBatch RasterKitDiff RasterKitTesting RasterKitRemoteCache
+DOC_TARGETS := RasterKit RasterKitBatch RasterKitDiff RasterKitTesting RasterKitRemoteCache RasterKitServer
 
 docs: deps
 	@mkdir -p .build/docs
@@ -94,6 +95,11 @@ bench: cli
 	cd Benchmarks && RASTERKIT_BINARY=$(CURDIR)/.build/release/rasterkit \
 	  $(SWIFT) package --allow-writing-to-package-directory benchmark --format jmh
 	python3 Benchmarks/ratios.py Benchmarks
+
+# `rasterkit serve` under wrk on loopback: warm hits against nginx serving the same PNG, 304s,
+# 1,000 cold keys, and 256 connections against a full render queue (Benchmarks/Serve).
+bench-serve: cli
+	python3 Benchmarks/Serve/serve_load.py --binary $(CURDIR)/.build/release/rasterkit
 
 # libFuzzer with AddressSanitizer over every input a stranger can hand RasterKit (see
 # Fuzz/README.md): FUZZ_SECONDS each (`make test` runs a 30-second smoke of each). New inputs

@@ -11,6 +11,7 @@ let package = Package(
         // swift-snapshot-testing strategies; empty unless the SnapshotTesting trait is enabled.
         .library(name: "RasterKitSnapshotTesting", targets: ["RasterKitSnapshotTesting"]),
         .library(name: "RasterKitRemoteCache", targets: ["RasterKitRemoteCache"]),
+        .library(name: "RasterKitServer", targets: ["RasterKitServer"]),
         .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
         // The tool the plugins run: `rasterkit render`'s manifest run without ArgumentParser or HTTP.
         .executable(name: "rasterkit-assets", targets: ["RasterKitAssetsTool"]),
@@ -33,6 +34,13 @@ let package = Package(
         // The remote cache tier's HTTP client; only RasterKitRemoteCache (and so the CLI) links it.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `rasterkit serve` and RasterKitServer only: HTTP routes, metrics, signed URLs, SIGTERM.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // 3.x or 4.x: whichever the other packages' swift-crypto requirements settle on.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `make docs`: the generate-documentation command; no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -75,6 +83,22 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Rendering over HTTP: Hummingbird routes for manifest components and SVG icons, with ETags,
+        // limits, signed URLs, a bounded render queue, reloads and Prometheus metrics. Only this
+        // target (and so the CLI) links Hummingbird; the core and RasterKitBatch never do.
+        .target(
+            name: "RasterKitServer",
+            dependencies: [
+                "RasterKit", "RasterKitBatch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // ImageDiff, Tolerance and the HTML report: everything of RasterKitTesting that needs no
         // test framework, so the CLI links neither Testing nor XCTest (and can link statically).
         .target(name: "RasterKitDiff", dependencies: ["RasterKit"]),
@@ -91,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitRemoteCache",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitRemoteCache", "RasterKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -125,5 +149,18 @@ let package = Package(
             name: "RasterKitCLITests",
             dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI",
                            "RasterKitAssetsTool"]),
+        // RasterKitServer over loopback with a real HTTP client: routes, caching headers, bad input,
+        // signed URLs, overload, reloads and shutdown.
+        .testTarget(
+            name: "RasterKitServerTests",
+            dependencies: [
+                "RasterKit", "RasterKitBatch", "RasterKitServer", "RasterKitTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
     ]
 )

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Fails when the core library or the golden-test library would link Yams, the batch engine,
-swift-snapshot-testing or swift-nio.
+swift-snapshot-testing, swift-nio or the HTTP server (Hummingbird and its metrics, crypto and
+lifecycle packages).
 
 RasterKit and RasterKitTesting are what library and golden-test users link; the manifest reader
 (Yams) and the batch engine live in RasterKitBatch, above them, and the HTTP client of the remote
-cache tier (AsyncHTTPClient, and with it swift-nio) in RasterKitRemoteCache. This checks the package's
+cache tier (AsyncHTTPClient, and with it swift-nio) in RasterKitRemoteCache, and the HTTP server
+(Hummingbird) in RasterKitServer. This checks the package's
 target graph, and, when the test build has made it, a real executable that depends only on
 the core product (Tests/RasterKitProbe): no symbol of Yams or RasterKitBatch may be in it.
 It also keeps the plugins' tool (RasterKitAssetsTool) free of ArgumentParser and swift-nio.
@@ -14,8 +16,9 @@ import os
 import subprocess
 import sys
 
-FORBIDDEN_TARGETS = {"RasterKitBatch", "RasterKitCLI", "RasterKitSnapshotTesting", "RasterKitRemoteCache"}
-FORBIDDEN_PRODUCTS = {"Yams", "ArgumentParser", "SnapshotTesting", "AsyncHTTPClient", "NIOCore", "NIOHTTP1", "NIOPosix"}
+FORBIDDEN_TARGETS = {"RasterKitBatch", "RasterKitCLI", "RasterKitSnapshotTesting", "RasterKitRemoteCache", "RasterKitServer"}
+FORBIDDEN_PRODUCTS = {"Yams", "ArgumentParser", "SnapshotTesting", "AsyncHTTPClient", "NIOCore", "NIOHTTP1", "NIOPosix",
+                      "Hummingbird", "Metrics", "Prometheus", "Crypto", "ServiceLifecycle", "UnixSignals"}
 CORE = ["RasterKit", "RasterKitDiff", "RasterKitTesting"]
 
 
@@ -49,7 +52,8 @@ def main():
     if os.path.exists(probe):
         symbols = subprocess.run(["nm", "--defined-only", probe], check=True, capture_output=True, text=True).stdout
         for module, mangled in [("Yams", "4Yams"), ("RasterKitBatch", "14RasterKitBatch"), ("NIOCore", "7NIOCore"),
-                                ("AsyncHTTPClient", "15AsyncHTTPClient")]:
+                                ("AsyncHTTPClient", "15AsyncHTTPClient"), ("Hummingbird", "11Hummingbird"),
+                                ("RasterKitServer", "15RasterKitServer")]:
             if f"$s{mangled}" in symbols:
                 problems.append(f"{probe}, which depends only on RasterKit, links {module}")
     for problem in problems:

@@ -84,13 +84,12 @@ struct CacheOptions: ParsableArguments {
     /// come from and go to the disk store at `--cache` (or the default store), unless `--no-cache`,
     /// and each is held to `limits`. A store that cannot be opened (full disk, read-only, a refused
     /// `-wal`) costs the disk tier only: one warning, and the batch renders with memory alone, as
-    /// with `--no-cache`.
-    func makeRasterizer(limits: ResourceLimits) -> Rasterizer {
+    /// with `--no-cache`. `rasterkit serve` keeps more in memory than a batch (`memoryLimit`).
+    func makeRasterizer(limits: ResourceLimits, memoryLimit: Int = Self.batchMemoryLimit) -> Rasterizer {
         // A batch writes each output once: memory serves renders outputs share (nested
         // components, identical SVGs, one render in two formats), mostly close together in the
         // batch's order; everything else is in the store. A run without a store must not hold
         // every output it made either, so the limit stays well below the machine's memory.
-        let memoryLimit = Self.batchMemoryLimit
         if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit), limits: limits) }
         let remote = makeRemote()
         do {

@@ -8,16 +8,18 @@ struct RasterKitCommand: AsyncParsableCommand {
         commandName: "rasterkit",
         abstract: "Render UI assets with cairo, compare images, and manage RasterKit's render cache.",
         version: "0.1.0",
-        subcommands: [DiffCommand.self, SVGCommand.self, CacheCommand.self, ReportCommand.self, GoldensCommand.self, RenderCommand.self])
+        subcommands: [DiffCommand.self, SVGCommand.self, CacheCommand.self, ReportCommand.self, GoldensCommand.self, RenderCommand.self, ServeCommand.self])
 
     /// Usage mistakes exit with 2 (ArgumentParser's default is 64), as the CLI documents.
     static func main() async {
         do {
             var command = try parseAsRoot()
-            // A cast to the one asynchronous command, not to `any AsyncParsableCommand`: an
+            // Casts to the asynchronous commands, not to `any AsyncParsableCommand`: an
             // existential cast scans every protocol conformance in the binary on first use.
             if let diff = command as? DiffCommand {
                 try await diff.run()
+            } else if let serve = command as? ServeCommand {
+                try await serve.run()
             } else {
                 try command.run()
             }

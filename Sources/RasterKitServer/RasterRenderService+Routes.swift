@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import RasterKit
+import RasterKitBatch
+
+extension RasterRenderService {
+    /// `GET /components/<component>/<state>.<ext>`: a manifest component in one of its states.
+    func component(_ rawComponent: Substring, file rawFile: Substring, request: Request) async -> Response {
+        await answering(route: "components", request: request) { () async throws(RequestError) -> Response in
+            let name = try PathSegment.decoded(rawComponent)
+            let (stateName, format) = try ServedFormat.split(try PathSegment.decoded(rawFile))
+            let query = try checkedQuery(request, extraKeys: [])
+            let catalog = currentCatalog
+            guard let component = catalog.components[name] else { throw .notFound("no component named '\(name)'") }
+            guard let state = component.states.first(where: { $0.name == stateName }) else {
+                throw .notFound("component '\(name)' has no state '\(stateName)'; it has \(component.states.map(\.name).joined(separator: ", "))")
+            }
+            // A size the manifest lists keeps its caps; another size is drawn with the first's caps.
+            let size = query.size ?? component.sizes.first?.size
+            guard let size else { throw .badRequest("component '\(name)' has no size in the manifest: add size=WxH") }
+            let request = RenderRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(RenderQuery.format(size))@\(query.scale)",
+                                        size: size, query: query, format: format, http: request) {
+                let spec = component.sizes.first { $0.size == size }
+                    ?? Manifest.ComponentSize(size: size, capInsets: component.sizes.first?.capInsets)
+                return component.renderable(state, at: spec)
+            }
+            return try await serve(request)
+        }
+    }
+
+    /// `GET /icons/<path>.<ext>?size=N`: an SVG of the icon folder.
+    func icon(_ rawSegments: [Substring], request: Request) async -> Response {
+        await answering(route: "icons", request: request) { () async throws(RequestError) -> Response in
+            var segments: [String] = []
+            for raw in rawSegments { segments.append(try PathSegment.decoded(raw)) }
+            guard let last = segments.popLast() else { throw .notFound("name an icon: /icons/<path>.png?size=N") }
+            let (file, format) = try ServedFormat.split(last)
+            let name = (segments + [file]).joined(separator: "/")
+            let query = try checkedQuery(request, extraKeys: ["tint"])
+            let catalog = currentCatalog
+            guard let icons = catalog.icons else { throw .notFound("this server serves no icon folder") }
+            guard icons.files[name] != nil else { throw .notFound("no icon named '\(name)'") }
+            guard let size = query.size else { throw .badRequest("give the icon's size: size=N or size=WxH") }
+            let tint = query.tint.map { "\($0)" } ?? "-"
+            let request = RenderRequest(catalog: catalog, memoKey: "i/\(name)/\(RenderQuery.format(size))@\(query.scale)/\(tint)",
+                                        size: size, query: query, format: format, http: request) { () throws(RequestError) -> any Rasterizable in
+                let document: SVGDocument?
+                do { document = try icons.document(named: name) } catch {
+                    throw RequestError(.internalServerError, "icon '\(name)' cannot be read: \(error)")
+                }
+                guard let document else { throw .notFound("no icon named '\(name)'") }
+                // Stretched like `rasterkit svg`, so the two share renders in one store.
+                return SVGImage(document, contentMode: .stretch, tint: query.tint)
+            }
+            return try await serve(request)
+        }
+    }
+
+    /// Checks the signature (when the server has a key), then parses the query.
+    private func checkedQuery(_ request: Request, extraKeys: Set<String>) throws(RequestError) -> RenderQuery {
+        let rawQuery = request.uri.query ?? ""
+        if let signer { try signer.verify(path: request.uri.path, rawQuery: rawQuery, now: Date()) }
+        var items: [(key: String, value: String)] = []
+        for pair in rawQuery.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = Self.percentDecoded(parts[0]), let value = Self.percentDecoded(parts.count == 2 ? parts[1] : "") else {
+                throw .badRequest("the query is not valid percent-encoding")
+            }
+            items.append((key, value))
+        }
+        return try RenderQuery(items, extraKeys: extraKeys, configuration: configuration)
+    }
+
+    /// `text` with its percent escapes decoded; nil when they are malformed.
+    private static func percentDecoded(_ text: Substring) -> String? {
+        text.contains("%") ? String(text).removingPercentEncoding : String(text)
+    }
+
+    /// Runs `body`, turning a refused request into its JSON error, and counts the response.
+    private func answering(route: String, request: Request,
+                           _ body: () async throws(RequestError) -> Response) async -> Response {
+        let response: Response
+        do { response = try await body() } catch { response = error.response }
+        metrics.countRequest(route: route, status: response.status.code)
+        return response
+    }
+}

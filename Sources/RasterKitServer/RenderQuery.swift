@@ -1,0 +1,83 @@
+import Foundation
+import RasterKit
+
+/// A render request's query, checked: the size, scale and tint asked for, and the parameters
+/// that only steer caching and signing. Unknown keys, repeated keys and values out of range are
+/// refused, so two spellings of one request cannot make two renders and no request can ask for
+/// more than the configuration allows.
+struct RenderQuery: Sendable {
+    /// The size in points; nil when not given.
+    var size: Size?
+    /// Pixels per point; 1 when not given.
+    var scale: Double = 1
+    /// `tint=RRGGBB` (icons only).
+    var tint: Color?
+    /// `v=`: a version the client put in the URL, which makes the response immutable.
+    var isVersioned = false
+
+    /// The keys every render route takes: caching (`v`) and signing (`exp`, `sig`).
+    static let commonKeys: Set<String> = ["size", "scale", "v", "exp", "sig"]
+
+    /// Parses the query `items`, allowing `extraKeys` besides the common ones.
+    init(_ items: [(key: String, value: String)], extraKeys: Set<String> = [],
+         configuration: RasterServerConfiguration) throws(RequestError) {
+        var seen: Set<String> = []
+        for (key, value) in items {
+            guard Self.commonKeys.contains(key) || extraKeys.contains(key) else {
+                throw .badRequest("unknown query parameter '\(key)'; this route takes \((Self.commonKeys.union(extraKeys)).sorted().joined(separator: ", "))")
+            }
+            guard seen.insert(key).inserted else { throw .badRequest("query parameter '\(key)' is given more than once") }
+            switch key {
+            case "size": size = try Self.size(value, configuration: configuration)
+            case "scale": scale = try Self.scale(value, configuration: configuration)
+            case "tint": tint = try Self.tint(value)
+            case "v": isVersioned = true
+            default: break
+            }
+        }
+    }
+
+    /// Refuses `size` at this query's scale when it has more pixels than the configuration
+    /// allows: checked for a size the request gave and for one the manifest gave alike.
+    func checkPixels(of size: Size, configuration: RasterServerConfiguration) throws(RequestError) {
+        let pixels = (size.width * scale).rounded(.up) * (size.height * scale).rounded(.up)
+        guard pixels <= Double(configuration.maximumPixels) else {
+            throw .badRequest("size \(Self.format(size)) at scale \(scale) is \(Int(pixels)) pixels, more than the \(configuration.maximumPixels) allowed")
+        }
+    }
+
+    /// `W`x`H` or `N` (square) points, each more than 0 and at most the configured side.
+    static func size(_ text: String, configuration: RasterServerConfiguration) throws(RequestError) -> Size {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2,
+              let width = Double(parts[0]), let height = parts.count == 2 ? Double(parts[1]) : width,
+              width.isFinite, height.isFinite else {
+            throw .badRequest("size '\(text)' is not N or WxH (points, such as 24 or 160x44)")
+        }
+        guard width > 0, height > 0, width <= configuration.maximumSide, height <= configuration.maximumSide else {
+            throw .badRequest("size '\(text)': each side must be more than 0 and at most \(Int(configuration.maximumSide)) points")
+        }
+        return Size(width: width, height: height)
+    }
+
+    /// A scale more than 0 and at most the configured maximum.
+    static func scale(_ text: String, configuration: RasterServerConfiguration) throws(RequestError) -> Double {
+        guard let scale = Double(text), scale.isFinite, scale > 0, scale <= configuration.maximumScale else {
+            throw .badRequest("scale '\(text)' must be a number more than 0 and at most \(configuration.maximumScale)")
+        }
+        return scale
+    }
+
+    /// Six hexadecimal digits, RRGGBB, without `#` (which a URL would need encoded).
+    static func tint(_ text: String) throws(RequestError) -> Color {
+        guard text.count == 6, text.allSatisfy(\.isHexDigit), let color = try? Color(hex: "#" + text) else {
+            throw .badRequest("tint '\(text)' is not six hexadecimal digits RRGGBB")
+        }
+        return color
+    }
+
+    static func format(_ size: Size) -> String {
+        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        return "\(number(size.width))x\(number(size.height))"
+    }
+}

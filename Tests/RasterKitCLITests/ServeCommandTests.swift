@@ -1,0 +1,63 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import RasterKitTestSupport
+import Testing
+
+/// `rasterkit serve` as a user runs it: the built binary on an ephemeral loopback port.
+@Suite("rasterkit serve") struct ServeCommandTests {
+    @Test func servesPrintsItsAddressAndStopsOnSIGTERM() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-serve-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("kit.yaml")
+        try """
+            components:
+              dot:
+                sizes: ["10x10"]
+                layers:
+                  - ellipse: {fill: "#D93B3B"}
+            """.write(to: manifest, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = try CLI.binary()
+        process.arguments = ["serve", manifest.path, "--port", "0", "--no-cache"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The first line names the bound address.
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let address = try #require(text.firstRange(of: /http:\/\/127\.0\.0\.1:\d+/).map { String(text[$0]) }, "\(text)")
+        let (body, response) = try await URLSession.shared.data(from: URL(string: address + "/components/dot/default.png?scale=2")!)
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.statusCode == 200)
+        #expect(http.value(forHTTPHeaderField: "X-RasterKit-Origin") == "drawn")
+        #expect(body.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func usageMistakesExitWith2() throws {
+        let nothing = try CLI.run(["serve"])
+        #expect(nothing.status == 2)
+        #expect(nothing.stderr.contains("give a manifest"))
+        let unsetKey = try CLI.run(["serve", "--icons", "/tmp", "--signing-key-env", "RASTERKIT_TEST_UNSET_KEY_\(UUID().uuidString.prefix(8))"])
+        #expect(unsetKey.status == 2)
+        #expect(unsetKey.stderr.contains("not set"))
+        let badPort = try CLI.run(["serve", "--icons", "/tmp", "--port", "70000"])
+        #expect(badPort.status == 2)
+        let missing = try CLI.run(["serve", "/nonexistent/kit.yaml", "--port", "0"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("cannot read the manifest"))
+    }
+}

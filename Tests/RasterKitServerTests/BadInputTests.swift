@@ -1,0 +1,87 @@
+import Foundation
+@testable import RasterKitServer
+import Testing
+
+@Suite("Bad input") struct BadInputTests {
+    /// Each request and the status it must get; every one with a JSON error body, nothing drawn.
+    static let cases: [(path: String, status: Int)] = [
+        ("/components/badge/normal.png?size=abc", 400),
+        ("/components/badge/normal.png?size=0x20", 400),
+        ("/components/badge/normal.png?size=-5", 400),
+        ("/components/badge/normal.png?size=40x", 400),
+        ("/components/badge/normal.png?size=100000x100000", 400),
+        ("/components/badge/normal.png?size=4000x4000&scale=2", 400),
+        ("/components/badge/normal.png?scale=0", 400),
+        ("/components/badge/normal.png?scale=nan", 400),
+        ("/components/badge/normal.png?scale=NaN", 400),
+        ("/components/badge/normal.png?scale=100", 400),
+        ("/components/badge/normal.png?scale=inf", 400),
+        ("/components/badge/normal.png?color=red", 400),
+        ("/components/badge/normal.png?scale=2&scale=2", 400),
+        ("/components/badge/normal.png?tint=FF0000", 400),
+        ("/icons/star.png", 400),
+        ("/icons/star.png?size=24&tint=zzzzzz", 400),
+        ("/icons/star.png?size=24&tint=%23FF0000", 400),
+        ("/icons/%2e%2e/secret.png?size=24", 400),
+        ("/icons/%2E%2E/secret.png?size=24", 400),
+        ("/icons/nested/%2e%2e%2f%2e%2e%2fsecret.png?size=24", 400),
+        ("/icons/.hidden.png?size=24", 400),
+        ("/components/%2e%2e/normal.png", 400),
+        ("/components/nope/normal.png", 404),
+        ("/components/badge/nope.png", 404),
+        ("/components/badge/normal.gif", 404),
+        ("/components/badge/normal", 404),
+        ("/icons/nope.png?size=24", 404),
+        ("/icons/secret.png?size=24", 404),
+        ("/icons/nested.png?size=24", 404),
+        ("/nothing/here.png", 404),
+        ("/components/badge", 404),
+    ]
+
+    @Test func refusedWithJSONErrors() async throws {
+        let server = try await TestServer.start()
+        for (path, status) in Self.cases {
+            let reply = try await server.request(path)
+            #expect(reply.status == status, "\(path)")
+            #expect(reply.header("Content-Type") == "application/json", "\(path)")
+            #expect(reply.errorMessage?.isEmpty == false, "\(path): \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        #expect(server.service.rasterizer.statistics.draws == 0)
+        try await server.stop()
+    }
+
+    /// `..` spelled plainly: the client or the server's URI parser may resolve it first, but it
+    /// never reaches a file outside the icon folder.
+    @Test func plainDotDotNeverEscapes() async throws {
+        let server = try await TestServer.start()
+        for path in ["/icons/../secret.png?size=24", "/icons/nested/../../secret.png?size=24", "/icons/nested/../star.png?size=24"] {
+            let reply = try await server.request(path)
+            #expect(reply.status == 400 || reply.status == 404, "\(path) → \(reply.status)")
+            #expect(reply.body.prefix(8) != pngSignature)
+        }
+        #expect(server.service.rasterizer.statistics.draws == 0)
+        try await server.stop()
+    }
+
+    @Test func pixelLimitIsConfigurable() async throws {
+        // The manifest's own sizes must fit too: its largest is 1000×1000.
+        let server = try await TestServer.start { $0.maximumPixels = 1_000_000 }
+        #expect(try await server.request("/components/badge/normal.png?size=500x500&scale=2").status == 200)
+        let over = try await server.request("/components/badge/normal.png?size=500x501&scale=2")
+        #expect(over.status == 400)
+        #expect(over.errorMessage?.contains("1000000 allowed") == true)
+        try await server.stop()
+    }
+}
+
+@Suite("Bad input, manifest sizes") struct ManifestSizeLimitTests {
+    /// The manifest's own size counts too: slow is 1000×1000, so scale 3 is 9 M pixels.
+    @Test func defaultSizeAtAHighScaleIsRefusedBeforeDrawing() async throws {
+        let server = try await TestServer.start()
+        let reply = try await server.request("/components/slow/default.png?scale=3")
+        #expect(reply.status == 400)
+        #expect(reply.errorMessage?.contains("9000000 pixels") == true)
+        #expect(server.service.rasterizer.statistics.misses == 0)
+        try await server.stop()
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import RasterKit
+import RasterKitBatch
+@testable import RasterKitServer
+import Testing
+
+@Suite("Routes") struct RouteTests {
+    @Test func componentPNGIsDrawnThenServedFromMemory() async throws {
+        let server = try await TestServer.start()
+        let first = try await server.request("/components/badge/normal.png?scale=2")
+        #expect(first.status == 200)
+        #expect(first.header("Content-Type") == "image/png")
+        #expect(first.body.prefix(8) == pngSignature)
+        let image = try RasterImage(pngData: first.body)
+        #expect(image.pixelWidth == 80 && image.pixelHeight == 40)
+        #expect(first.header("X-RasterKit-Origin") == "drawn")
+        let key = try #require(first.header("X-RasterKit-Key"))
+        #expect(key.count == 32)
+        #expect(first.header("ETag") == "\"\(key)\"")
+        #expect(first.header("Cache-Control") == "public, max-age=3600")
+        let second = try await server.request("/components/badge/normal.png?scale=2")
+        #expect(second.header("X-RasterKit-Origin") == "memory")
+        #expect(second.body == first.body)
+        // Another state is another render with another key.
+        let alert = try await server.request("/components/badge/alert.png?scale=2")
+        #expect(alert.status == 200 && alert.header("X-RasterKit-Key") != key)
+        #expect(server.service.rasterizer.statistics.draws == 2)
+        try await server.stop()
+    }
+
+    @Test func explicitSizeAndNineSliceStretching() async throws {
+        let server = try await TestServer.start()
+        let badge = try await server.request("/components/badge/normal.png?size=100x30")
+        #expect(try RasterImage(pngData: badge.body).pixelWidth == 100)
+        let small = try await server.request("/components/panel/default.png?size=64x48")
+        let large = try await server.request("/components/panel/default.png?size=200x100")
+        #expect(try RasterImage(pngData: large.body).pixelWidth == 200)
+        #expect(try RasterImage(pngData: large.body).pixelHeight == 100)
+        // One render serves both sizes (the key leaves the size out), but the tags differ.
+        #expect(small.header("X-RasterKit-Key") == large.header("X-RasterKit-Key"))
+        #expect(small.header("ETag") != large.header("ETag"))
+        #expect(server.service.rasterizer.statistics.draws == 2)
+        try await server.stop()
+    }
+
+    @Test func iconsWithTintAndNestedPaths() async throws {
+        let server = try await TestServer.start()
+        let plain = try await server.request("/icons/star.png?size=24&scale=2")
+        #expect(plain.status == 200)
+        #expect(try RasterImage(pngData: plain.body).pixelWidth == 48)
+        let tinted = try await server.request("/icons/star.png?size=24&scale=2&tint=D93B3B")
+        #expect(tinted.status == 200 && tinted.header("ETag") != plain.header("ETag"))
+        let pixel = try RasterImage(pngData: tinted.body).pixel(x: 24, y: 24)
+        #expect(pixel.red == 0xD9 && pixel.green == 0x3B && pixel.alpha == 255)
+        let nested = try await server.request("/icons/nested/dot.png?size=16")
+        #expect(nested.status == 200)
+        try await server.stop()
+    }
+
+    @Test func webpAndNotYetPDF() async throws {
+        let server = try await TestServer.start()
+        let webp = try await server.request("/components/badge/normal.webp")
+        #expect(webp.status == 200 && webp.header("Content-Type") == "image/webp")
+        let bitmap = try WebPBatchEncoder.decode(webp.body)
+        #expect(bitmap.width == 40)
+        let pdf = try await server.request("/components/badge/normal.pdf")
+        #expect(pdf.status == 415)
+        #expect(pdf.errorMessage?.contains("not implemented") == true)
+        try await server.stop()
+    }
+
+    @Test func healthAndMetrics() async throws {
+        let server = try await TestServer.start()
+        let health = try await server.request("/health")
+        #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "{\"status\":\"ok\"}")
+        _ = try await server.request("/components/badge/normal.png")
+        _ = try await server.request("/components/badge/normal.png")
+        _ = try await server.request("/components/badge/nope.png")
+        let text = String(decoding: try await server.request("/metrics").body, as: UTF8.self)
+        #expect(text.contains(#"rasterkit_http_requests_total{route="components",status="200"} 2"#))
+        #expect(text.contains(#"rasterkit_http_requests_total{route="components",status="404"} 1"#))
+        #expect(text.contains(#"rasterkit_renders_total{origin="drawn"} 1"#))
+        #expect(text.contains(#"rasterkit_renders_total{origin="memory"} 1"#))
+        #expect(text.contains("rasterkit_rasterizer_draws 1"))
+        #expect(text.contains("rasterkit_draw_seconds_count 1"))
+        #expect(text.contains("rasterkit_cache_memory_bytes "))
+        #expect(!text.contains("rasterkit_cache_memory_bytes 0\n"))
+        try await server.stop()
+    }
+}
