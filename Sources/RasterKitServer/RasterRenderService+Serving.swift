@@ -67,11 +67,18 @@ extension RasterRenderService {
     private func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double, stretches: Bool,
                                                  format: ServedFormat) async throws -> (data: Data, origin: RenderedImage.Origin) {
         let start = ContinuousClock.now
+        if let vector = format.vector {
+            // A document is drawn from the component at the size in points (a nine-slice at its
+            // full size), not from a render; the encoded cache keeps it like any response.
+            let document = try rasterizer.vectorDocument(of: component, size: size, format: vector)
+            metrics.recordDraw(ContinuousClock.now - start)
+            return (document, .drawn)
+        }
         let rendered = try await rasterizer.render(component, size: size, scale: scale, priority: .urgent)
         if rendered.origin == .drawn || rendered.origin == .fallback { metrics.recordDraw(ContinuousClock.now - start) }
         var image = rendered.image
         if stretches, image.capInsets != nil { image = try image.stretched(to: size) }
-        guard let encoder = format.encoder else { throw RequestError(.unsupportedMediaType, "not implemented") }
+        guard let encoder = format.encoder else { throw RequestError(.internalServerError, "no encoder for .\(format.fileExtension)") }
         return (try encoder.encode(image), rendered.origin)
     }
 

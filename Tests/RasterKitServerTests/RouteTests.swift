@@ -57,15 +57,22 @@ import Testing
         try await server.stop()
     }
 
-    @Test func webpAndNotYetPDF() async throws {
+    @Test func webpPDFAndSVG() async throws {
         let server = try await TestServer.start()
         let webp = try await server.request("/components/badge/normal.webp")
         #expect(webp.status == 200 && webp.header("Content-Type") == "image/webp")
         let bitmap = try WebPBatchEncoder.decode(webp.body)
         #expect(bitmap.width == 40)
         let pdf = try await server.request("/components/badge/normal.pdf")
-        #expect(pdf.status == 415)
-        #expect(pdf.errorMessage?.contains("not implemented") == true)
+        #expect(pdf.status == 200 && pdf.header("Content-Type") == "application/pdf")
+        #expect(pdf.body.starts(with: Data("%PDF-".utf8)))
+        #expect(pdf.header("ETag") != nil, "a document is tagged like an image")
+        let svg = try await server.request("/icons/nested/dot.svg?size=16")
+        #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml")
+        #expect(String(decoding: svg.body, as: UTF8.self).contains("<svg"))
+        let gif = try await server.request("/components/badge/normal.gif")
+        #expect(gif.status == 404)
+        #expect(gif.errorMessage?.contains(".pdf, .png, .svg, .webp") == true)
         try await server.stop()
     }
 
