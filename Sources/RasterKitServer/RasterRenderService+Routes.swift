@@ -4,21 +4,26 @@ import RasterKit
 import RasterKitBatch
 
 extension RasterRenderService {
-    /// `GET /components/<component>/<state>.<ext>`: a manifest component in one of its states.
+    /// `GET /components/<component>/<state>.<ext>`: a manifest component in one of its states,
+    /// in the appearance `appearance=` names (light by default).
     func component(_ rawComponent: Substring, file rawFile: Substring, request: Request) async -> Response {
         await answering(route: "components", request: request) { () async throws(RequestError) -> Response in
             let name = try PathSegment.decoded(rawComponent)
             let (stateName, format) = try ServedFormat.split(try PathSegment.decoded(rawFile))
-            let query = try checkedQuery(request, extraKeys: [])
+            let query = try checkedQuery(request, extraKeys: ["appearance"])
             let catalog = currentCatalog
             guard let component = catalog.components[name] else { throw .notFound("no component named '\(name)'") }
-            guard let state = component.states.first(where: { $0.name == stateName }) else {
+            guard component.appearances.contains(query.appearance) else {
+                throw .notFound("component '\(name)' has no \(query.appearance) appearance; it has "
+                                + component.appearances.map(\.rawValue).joined(separator: ", "))
+            }
+            guard let state = component.states(in: query.appearance).first(where: { $0.name == stateName }) else {
                 throw .notFound("component '\(name)' has no state '\(stateName)'; it has \(component.states.map(\.name).joined(separator: ", "))")
             }
             // A size the manifest lists keeps its caps; another size is drawn with the first's caps.
             let size = query.size ?? component.sizes.first?.size
             guard let size else { throw .badRequest("component '\(name)' has no size in the manifest: add size=WxH") }
-            let request = RenderRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(RenderQuery.format(size))@\(query.scale)",
+            let request = RenderRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(query.appearance)/\(RenderQuery.format(size))@\(query.scale)",
                                         size: size, query: query, format: format, http: request) {
                 let spec = component.sizes.first { $0.size == size }
                     ?? Manifest.ComponentSize(size: size, capInsets: component.sizes.first?.capInsets)

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitBatch
 
 /// A render request's query, checked: the size, scale and tint asked for, and the parameters
 /// that only steer caching and signing. Unknown keys, repeated keys and values out of range are
@@ -12,6 +13,8 @@ struct RenderQuery: Sendable {
     var scale: Double = 1
     /// `tint=RRGGBB` (icons only).
     var tint: Color?
+    /// `appearance=dark` or `highContrast` (components only); `light` when not given.
+    var appearance: Appearance = .light
     /// `v=`: a version the client put in the URL, which makes the response immutable.
     var isVersioned = false
 
@@ -31,6 +34,11 @@ struct RenderQuery: Sendable {
             case "size": size = try Self.size(value, configuration: configuration)
             case "scale": scale = try Self.scale(value, configuration: configuration)
             case "tint": tint = try Self.tint(value)
+            case "appearance":
+                guard let named = Appearance(rawValue: value) else {
+                    throw .badRequest("appearance '\(value)' is not one of \(Appearance.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                appearance = named
             case "v": isVersioned = true
             default: break
             }

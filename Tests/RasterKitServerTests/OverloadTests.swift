@@ -32,7 +32,7 @@ import Testing
         #expect(try await server.request("/components/badge/hovered.png").status == 404)
         let manifest = server.folder.appendingPathComponent("site/manifest.yaml")
         let changed = TestServer.manifest
-            .replacingOccurrences(of: "normal: {fill: \"#2F6FEB\"}", with: "normal: {fill: \"#1F9D55\"}\n      hovered: {fill: \"#000000\"}")
+            .replacingOccurrences(of: "normal: {fill: \"#2F6FEB\",", with: "hovered: {fill: \"#000000\"}\n      normal: {fill: \"#1F9D55\",")
         #expect(changed != TestServer.manifest)
         try changed.write(to: manifest, atomically: true, encoding: .utf8)
         var after = before

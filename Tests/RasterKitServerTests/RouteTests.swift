@@ -76,6 +76,26 @@ import Testing
         try await server.stop()
     }
 
+    @Test func componentsInTheirAppearances() async throws {
+        let server = try await TestServer.start()
+        let light = try await server.request("/components/badge/normal.png")
+        let dark = try await server.request("/components/badge/normal.png?appearance=dark")
+        #expect(light.status == 200 && dark.status == 200)
+        #expect(light.header("ETag") != dark.header("ETag"), "another render, another tag")
+        let pixel = try RasterImage(pngData: dark.body).pixel(x: 20, y: 10)
+        #expect(pixel == RGBA8(red: 0x0F, green: 0x17, blue: 0x2A, alpha: 255))
+        // The alert state has no override of its own: its dark render keeps its light fill.
+        let alert = try await server.request("/components/badge/alert.png?appearance=dark")
+        #expect(try RasterImage(pngData: alert.body).pixel(x: 20, y: 10) == RGBA8(red: 0xD9, green: 0x3B, blue: 0x3B, alpha: 255))
+        let unknown = try await server.request("/components/badge/normal.png?appearance=sepia")
+        #expect(unknown.status == 400 && unknown.errorMessage?.contains("light, dark, highContrast") == true)
+        let missing = try await server.request("/components/badge/normal.png?appearance=highContrast")
+        #expect(missing.status == 404 && missing.errorMessage?.contains("no highContrast appearance") == true)
+        let icon = try await server.request("/icons/nested/dot.png?size=16&appearance=dark")
+        #expect(icon.status == 400, "icons have no appearances")
+        try await server.stop()
+    }
+
     @Test func healthAndMetrics() async throws {
         let server = try await TestServer.start()
         let health = try await server.request("/health")

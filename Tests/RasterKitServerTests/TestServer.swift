@@ -35,7 +35,7 @@ final class TestServer: Sendable {
           badge:
             sizes: ["40x20"]
             states:
-              normal: {fill: "#2F6FEB"}
+              normal: {fill: "#2F6FEB", dark: {fill: "#0F172A"}}
               alert: {fill: "#D93B3B"}
             layers:
               - roundedRect: {radius: 4, fill: "$fill"}
