@@ -210,11 +210,20 @@ public final class BatchRenderer: Sendable {
                 return .drawn
             }
             let rendered = try output.render(rasterizer)
-            let data = try output.encode(rendered.image)
+            // From the remote store with the very bytes this encoder writes: written as they are.
+            let data = if let remote = rendered.remotePNG, remote.encoding == output.encoder?.identifier {
+                remote.png
+            } else {
+                try output.encode(rendered.image)
+            }
             // A fallback's bytes are never kept: the store holds nothing under its key.
-            if let encoder = output.encoder, let store, rendered.origin != .fallback {
-                store.keepEncodedOutput(data, encoding: encoder.identifier, isRenderPNG: encoder.writesRenderPNG,
-                                        for: rendered.key)
+            if let encoder = output.encoder, rendered.origin != .fallback {
+                store?.keepEncodedOutput(data, encoding: encoder.identifier, isRenderPNG: encoder.writesRenderPNG,
+                                         for: rendered.key)
+                // The render's own PNG goes to the remote store too, for other machines to copy.
+                if encoder.writesRenderPNG, rendered.origin == .drawn {
+                    rasterizer.cache.offerToRemote(data, encoding: encoder.identifier, for: rendered.key)
+                }
             }
             let written = try files.write(data, to: output.path)
             previews?.keep(output.path, render: rendered.image)

@@ -132,8 +132,8 @@ public final class DiskCache: Sendable {
 
     /// Keeps `png`, the store's own encoding of the render just queued for `key` (from the remote
     /// store), so the writer stores it instead of encoding the pixels again.
-    func adoptPNG(_ png: Data, for key: CacheKey) {
-        writer.adoptEncoding(png, encoding: nil, for: key.value)
+    func adoptPNG(_ png: Data, encoding: String? = nil, for key: CacheKey) {
+        writer.adoptEncoding(png, encoding: encoding, for: key.value)
     }
 
     /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks.

@@ -83,13 +83,19 @@ public final class RasterCache: Sendable {
 
     /// The render stored remotely for `key`, verified, or nil. A hit is queued for the disk
     /// store (its PNG kept, not encoded again) when `storingOnDisk`, for `lifetime` seconds.
-    func remoteHit(for key: CacheKey, storingOnDisk: Bool, lifetime: Double?) -> DiskCacheHit? {
-        guard let remoteTier, let (hit, png) = remoteTier.hit(for: key) else { return nil }
+    func remoteHit(for key: CacheKey, storingOnDisk: Bool, lifetime: Double?) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
+        guard let remoteTier, let (hit, png, encoding) = remoteTier.hit(for: key) else { return nil }
         if storingOnDisk, let disk {
             disk.store(hit.image, for: key, children: hit.children, lifetime: lifetime)
-            disk.adoptPNG(png, for: key)
+            disk.adoptPNG(png, encoding: encoding, for: key)
         }
-        return hit
+        return (hit, png, encoding)
+    }
+
+    /// Hands the remote tier the PNG a batch wrote for the render of `key` (`encoding`: its
+    /// encoder's name), for the upload still queued for it; nothing without a remote tier.
+    package func offerToRemote(_ png: Data, encoding: String, for key: CacheKey) {
+        remoteTier?.offer(png, encoding: encoding, for: key)
     }
 
     /// Keeps a render just drawn in memory and hands it to the disk store's writer, each only

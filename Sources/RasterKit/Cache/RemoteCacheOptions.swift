@@ -17,6 +17,10 @@ public struct RemoteCacheOptions: Sendable {
     public var maximumQueuedBytes = 128 << 20
     /// Objects sent to the store in one batch (default 16): the uploader's requests in flight.
     public var uploadBatchSize = 16
+    /// Seconds a fresh render waits before it is uploaded (default 0.05), so that a batch can
+    /// hand over the PNG it writes for it: other machines then copy those exact bytes instead of
+    /// decoding and encoding again. 0 uploads at once, with the quick encoding.
+    public var uploadDelay: Double = 0.05
 
     /// The defaults.
     public init() {}

@@ -17,9 +17,9 @@ final class RemoteTier: Sendable {
 
     @Sendable static func now() -> Double { Date().timeIntervalSinceReferenceDate }
 
-    /// The verified render stored remotely under `key`, with its PNG, or nil for a miss, a fault
-    /// or an object that fails verification.
-    func hit(for key: CacheKey) -> (hit: DiskCacheHit, png: Data)? {
+    /// The verified render stored remotely under `key`, with its PNG and that PNG's encoding when
+    /// known, or nil for a miss, a fault or an object that fails verification.
+    func hit(for key: CacheKey) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
         guard breaker.mayAsk() else {
             counters.withLock { $0.skipped += 1 }
             return nil
@@ -37,14 +37,21 @@ final class RemoteTier: Sendable {
             counters.withLock { $0.misses += 1 }
             return nil
         }
-        guard let (png, children) = RemoteCacheObject.decode(object, digest: key.value),
-              !ComponentVersions.containsOutdated(children),
-              let image = try? RasterImage(pngData: png) else {
+        guard let contents = RemoteCacheObject.decode(object, digest: key.value),
+              !ComponentVersions.containsOutdated(contents.children),
+              let image = try? RasterImage(pngData: contents.png) else {
             counters.withLock { $0.rejected += 1; $0.misses += 1 }
             return nil
         }
         counters.withLock { $0.hits += 1 }
-        return (DiskCacheHit(image: image, children: children), png)
+        return (DiskCacheHit(image: image, children: contents.children), contents.png, contents.encoding)
+    }
+
+    /// Offers the PNG a batch wrote for the render of `key` (`encoding`: its encoder's name) to
+    /// the upload still queued for it, which then sends these bytes instead of its quick
+    /// encoding: another machine can write them as they are.
+    func offer(_ png: Data, encoding: String, for key: CacheKey) {
+        uploader.attach(png, encoding: encoding, for: key)
     }
 
     /// Queues a fresh render for upload; returns at once.

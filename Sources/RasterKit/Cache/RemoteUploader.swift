@@ -9,6 +9,8 @@ final class RemoteUploader: Sendable {
         let key: CacheKey
         let image: RasterImage
         let children: [ComponentVersion]
+        /// When it was queued: it is uploaded `uploadDelay` later at the earliest.
+        var queuedAt = DispatchTime.now()
     }
 
     private struct State {
@@ -16,6 +18,8 @@ final class RemoteUploader: Sendable {
         var queued: Set<StableDigest> = []
         var queuedBytes = 0
         var isDraining = false
+        /// PNGs a batch wrote for queued renders, with their encoders' names (see `attach`).
+        var attached: [StableDigest: (png: Data, encoding: String)] = [:]
     }
 
     private let store: any RemoteStore
@@ -54,6 +58,17 @@ final class RemoteUploader: Sendable {
         }
     }
 
+    /// Attaches `png` (the bytes of the encoder named `encoding`) to the queued upload of `key`,
+    /// if it is still queued; counted with the queue's bytes, and dropped past its limit.
+    func attach(_ png: Data, encoding: String, for key: CacheKey) {
+        state.withLock { state in
+            guard state.queued.contains(key.value), state.attached[key.value] == nil,
+                  state.queuedBytes + png.count <= options.maximumQueuedBytes else { return }
+            state.attached[key.value] = (png, encoding)
+            state.queuedBytes += png.count
+        }
+    }
+
     /// Waits until every queued render is uploaded or dropped, for at most `timeout` seconds.
     /// Returns false when some were still waiting then (they go on in the background).
     func flush(timeout: Double) -> Bool {
@@ -72,6 +87,9 @@ final class RemoteUploader: Sendable {
                 for pending in batch {
                     state.queued.remove(pending.key.value)
                     state.queuedBytes -= pending.image.byteCount
+                    if let attached = state.attached.removeValue(forKey: pending.key.value) {
+                        state.queuedBytes -= attached.png.count
+                    }
                 }
             }
         }
@@ -94,9 +112,18 @@ final class RemoteUploader: Sendable {
             counters.withLock { $0.uploadsDropped += batch.count }
             return
         }
+        // Give a batch the time to hand over the PNG it writes for the newest of these renders.
+        if let newest = batch.map(\.queuedAt).max(), options.uploadDelay > 0 {
+            let due = newest.uptimeNanoseconds + UInt64(options.uploadDelay * 1e9)
+            let now = DispatchTime.now().uptimeNanoseconds
+            if due > now { usleep(UInt32(min(due - now, 5_000_000_000) / 1_000)) }
+        }
         let objects = batch.compactMap { pending -> RemoteStoreUpload? in
-            guard let png = try? pending.image.pngData(compression: .fast) else { return nil }
-            let bytes = RemoteCacheObject.encode(digest: pending.key.value, png: png, children: pending.children)
+            // A batch's own PNG when it handed one over in time, else the quick encoding.
+            let attached = state.withLock { $0.attached[pending.key.value] }
+            guard let png = attached?.png ?? (try? pending.image.pngData(compression: .fast)) else { return nil }
+            let bytes = RemoteCacheObject.encode(digest: pending.key.value, png: png, children: pending.children,
+                                                 encoding: attached?.encoding)
             return RemoteStoreUpload(name: RemoteObjectName(key: pending.key), bytes: bytes)
         }
         let outcomes = store.put(objects)

@@ -90,7 +90,7 @@ extension Rasterizer {
             return RenderedImage(image: stored.image, key: key, origin: .disk)
         }
         if options.readTiers.contains(.disk),
-           let stored = cache.remoteHit(for: key, storingOnDisk: options.writeTiers.contains(.disk), lifetime: nil) {
+           let (stored, _, _) = cache.remoteHit(for: key, storingOnDisk: options.writeTiers.contains(.disk), lifetime: nil) {
             if options.writeTiers.contains(.memory) { cache.memory.insert(stored.image, children: stored.children, for: key) }
             counters.count(.remoteHits)
             environment?.children.record(contentsOf: stored.children)

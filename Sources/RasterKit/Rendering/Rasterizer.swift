@@ -159,14 +159,16 @@ public final class Rasterizer: Sendable {
         // Drawn by another machine: verified, then kept on disk too. Bounded by the remote
         // store's timeouts and skipped while its circuit breaker is open.
         if plan.reads.contains(.disk),
-           let stored = cache.remoteHit(for: key, storingOnDisk: plan.writes.contains(.disk),
-                                        lifetime: component.diskCacheLifetime) {
+           let (stored, png, encoding) = cache.remoteHit(for: key, storingOnDisk: plan.writes.contains(.disk),
+                                                         lifetime: component.diskCacheLifetime) {
             if plan.writes.contains(.memory) {
                 scheduler.storeUnlessSuperseded(job) { cache.memory.insert(stored.image, children: stored.children, for: key) }
             }
             environment.children.record(contentsOf: stored.children)
             counters.count(.remoteHits)
-            return RenderedImage(image: stored.image, key: key, origin: .remote)
+            var rendered = RenderedImage(image: stored.image, key: key, origin: .remote)
+            rendered.remotePNG = encoding.map { (png, $0) }
+            return rendered
         }
         counters.count(.draws)
         let image: RasterImage, fallback: FallbackEvent?
@@ -233,6 +235,10 @@ public struct RenderedImage: Sendable {
     /// another request.
     public let origin: Origin
     let fallback: FallbackEvent?
+    /// The PNG the image was decoded from when it came from the remote store, and the name of
+    /// that PNG's encoding when the machine that drew it knew it (`png1`): a batch whose encoder
+    /// has that name writes these bytes as they are instead of encoding the image again.
+    package var remotePNG: (png: Data, encoding: String)?
 
     init(image: RasterImage, key: CacheKey, origin: Origin, fallback: FallbackEvent? = nil) {
         self.image = image
