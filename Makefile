@@ -50,7 +50,7 @@ demo: build
 	$(SWIFT) run --skip-build rasterkit svg Examples/icons --size 24 --size 48 --scale 1 --scale 2 --scale 3 --out $(OUT)/icons
 	@echo "Icons: $(OUT)/icons"
 	$(SWIFT) run --skip-build rasterkit render Examples/showcase.yaml --out $(OUT)/showcase --contact-sheet $(OUT)/showcase-contact-sheet.png
-	@echo "Showcase: $(OUT)/showcase (PNGs, Showcase.xcassets, drawable-*/ nine-patches)"
+	@echo "Showcase: $(OUT)/showcase (PNGs in light and dark, Showcase.xcassets, drawable-*/ and drawable-night-*/ nine-patches)"
 	@echo "Showcase contact sheet: $(OUT)/showcase-contact-sheet.png"
 
 test: deps
