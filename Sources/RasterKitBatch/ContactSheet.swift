@@ -65,22 +65,13 @@ public struct ContactSheet: Sendable {
     private struct Tile {
         var card: Color, lightSquare: Color, darkSquare: Color, label: Color
 
-        init(_ appearance: Appearance) {
-            if appearance == .dark {
-                self = Tile(card: Color(white: 0.14), lightSquare: Color(white: 0.2), darkSquare: Color(white: 0.16),
-                            label: Color(white: 0.75))
-            } else {
-                self = Tile(card: .white, lightSquare: Color(white: 0.98), darkSquare: Color(white: 0.91),
-                            label: Color(white: 0.35))
-            }
-        }
+        static let light = Tile(card: .white, lightSquare: Color(white: 0.98), darkSquare: Color(white: 0.91),
+                                label: Color(white: 0.35))
+        static let dark = Tile(card: Color(white: 0.14), lightSquare: Color(white: 0.2), darkSquare: Color(white: 0.16),
+                               label: Color(white: 0.75))
 
-        private init(card: Color, lightSquare: Color, darkSquare: Color, label: Color) {
-            self.card = card
-            self.lightSquare = lightSquare
-            self.darkSquare = darkSquare
-            self.label = label
-        }
+        /// The tile an image for `appearance` is shown on.
+        static func of(_ appearance: Appearance) -> Tile { appearance == .dark ? dark : light }
     }
 
     /// Where each item goes: its image rect and label rect, in points.
@@ -122,7 +113,7 @@ public struct ContactSheet: Sendable {
                         in: Rect(x: Self.padding, y: 40, width: width - 2 * Self.padding, height: 16),
                         style: TextStyle(font: "DejaVu Sans 11", color: Color(white: 0.45)))
             for (item, placement) in zip(items, placements) {
-                let tile = Tile(item.appearance)
+                let tile = Tile.of(item.appearance)
                 canvas.fill(Path(roundedRect: placement.cell, cornerRadius: 6), with: .color(tile.card))
                 drawCheckerboard(in: placement.image, tile: tile, on: canvas)
                 canvas.draw(item.image, in: placement.image, interpolation: .good)

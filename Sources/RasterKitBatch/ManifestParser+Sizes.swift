@@ -162,3 +162,20 @@ extension ManifestParser {
         return parts.joined(separator: "/")
     }
 }
+
+extension ManifestParser {
+    /// Optical insets must leave some of `size` and, for a nine-patch, lie outside its content
+    /// area: Android marks both on the same bottom and right border lines.
+    func checkOptical(_ optical: EdgeInsets, of size: SizeSpec, at node: Node) {
+        guard optical.left + optical.right < size.size.width, optical.top + optical.bottom < size.size.height else {
+            return reader.problem("opticalInsets \(optical) leave nothing of \(size.size)", at: node)
+        }
+        guard let content = size.content ?? size.caps else { return }
+        if optical.top > content.top || optical.left > content.left || optical.bottom > content.bottom
+            || optical.right > content.right {
+            reader.problem("opticalInsets \(optical) reach into the content area (inset \(content)) of \(size.size): a "
+                           + "nine-patch marks both on its bottom and right borders, so each optical inset must be at most "
+                           + "the content inset on its side", at: node)
+        }
+    }
+}
