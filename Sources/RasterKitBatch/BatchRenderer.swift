@@ -100,6 +100,7 @@ public final class BatchRenderer: Sendable {
         let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
         let files = FolderWriter(root: directoryPath)
 
+        let prefetch = BatchRemotePrefetch.start(outputs, order: units.groups, index: index, source: source)
         let next = Atomic<Int>(0)
         let workers = min(jobs, units.groups.count)
         let finished = DispatchGroup()
@@ -116,6 +117,7 @@ public final class BatchRenderer: Sendable {
             }
         }
         finished.wait()
+        prefetch?.finish()
         var warnings: [String] = []
         if let failure = started.failure {
             if started.started == 0 {

@@ -116,13 +116,14 @@ struct RenderCommand: ParsableCommand {
 
         // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
         var result: ManifestRunResult?
-        _ = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: prepared.manifest.limits)) { renderer, progress in
+        // runBatch's summary is the batch's with the remote store's counts and upload warnings.
+        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: prepared.manifest.limits)) { renderer, progress in
             let made = prepared.render(with: renderer, progress: progress.update)
             result = made
             return made.summary
         }
         guard let result else { return }
-        var report = RenderReport(summary: result.summary, shard: shard, files: result.files)
+        var report = RenderReport(summary: summary, shard: shard, files: result.files)
         report.contactSheet = result.contactSheet.map { _ in contactSheet ?? "" }
         report.contactSheetError = result.contactSheetError
         report.print(json: json)

@@ -94,7 +94,18 @@ public final class RemoteCache: RemoteStore {
     ///
     /// - Throws: `RemoteStoreError` for a timeout, a failed connection or any other status.
     public func get(_ name: RemoteObjectName) throws -> Data? {
-        let response = try perform(method: .GET, url: objectURL(for: name), body: nil)
+        try object(in: perform(method: .GET, url: objectURL(for: name), body: nil))
+    }
+
+    /// `GET`s every object at once (over up to eight connections, the client's pool) and waits
+    /// for each answer, each within the request timeout.
+    public func get(_ names: [RemoteObjectName]) -> [Result<Data?, any Error>] {
+        let started = names.map { name in Result { try start(method: .GET, url: objectURL(for: name), body: nil) } }
+        return started.map { result in Result { try object(in: wait(for: result.get())) } }
+    }
+
+    /// The body of a `200`, nil for a `404`; throws for any other status.
+    private func object(in response: HTTPClient.Response) throws -> Data? {
         switch response.status.code {
         case 200:
             guard let body = response.body else { return Data() }

@@ -25,15 +25,17 @@ import Glibc
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Starts nginx with WebDAV on a free loopback port, serving `folder/store`.
-    static func startNginx(in folder: URL) throws -> (Process, Int) {
+    /// Starts nginx with WebDAV on a free loopback port, serving `folder/store`; with
+    /// `accessLog`, each request's method and path go to `folder/access.log`.
+    static func startNginx(in folder: URL, accessLog: Bool = false) throws -> (Process, Int) {
         let port = try freePort()
         let root = folder.path
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("store"), withIntermediateDirectories: true)
         try """
             daemon off; master_process off; worker_processes 1; pid \(root)/nginx.pid; error_log \(root)/error.log warn;
             events { worker_connections 256; }
-            http { access_log off; client_body_temp_path \(root)/tmp; proxy_temp_path \(root)/tmp; fastcgi_temp_path \(root)/tmp;
+            http { \(accessLog ? "log_format requests '$request_method $uri'; access_log \(root)/access.log requests;" : "access_log off;")
+              client_body_temp_path \(root)/tmp; proxy_temp_path \(root)/tmp; fastcgi_temp_path \(root)/tmp;
               uwsgi_temp_path \(root)/tmp; scgi_temp_path \(root)/tmp;
               server { listen 127.0.0.1:\(port); location / { root \(root)/store; dav_methods PUT; create_full_put_path on; } } }
             """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
@@ -81,6 +83,52 @@ import Glibc
                 #expect(try Data(contentsOf: folder.appendingPathComponent("second/\(path)")) == a, "\(path)")
             }
         }
+    }
+
+    /// `render` with a remote: another machine with an empty store draws nothing, asks for each
+    /// render once (the batch fetches ahead, many at once, and its lookups take those answers
+    /// instead of asking again), and `--json` reports the remote's counts.
+    @Test func aManifestRenderedOnAnotherMachineAsksForEachRenderOnce() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is not installed: make deps")
+        // 25 states × 2 scales: more renders than one prefetch window (32).
+        let states = (0..<25).map { "      s\($0): {fill: \"#\(String(format: "%06X", $0 * 0x0A0B0C))\"}" }.joined(separator: "\n")
+        let workspace = try RenderCommandTests.Workspace(manifest: """
+            components:
+              swatch:
+                sizes: ["20x12"]
+                scales: [1, 2]
+                states:
+            \(states)
+                layers: [roundedRect: {radius: 3, fill: "$fill"}]
+            """)
+        defer { workspace.remove() }
+        let (nginx, port) = try Self.startNginx(in: workspace.folder, accessLog: true)
+        defer { kill(nginx.processIdentifier, SIGKILL); nginx.waitUntilExit() }
+        let url = "http://127.0.0.1:\(port)/renders"
+
+        let first = try workspace.render(["--cache", workspace.path("first.sqlite"), "--remote-cache", url, "--json"], out: "first")
+        #expect(first.status == 0, "\(first.stderr)")
+        let firstRemote = try #require(try first.json()["remote"] as? [String: Any], "render --json reports the remote")
+        #expect(firstRemote["uploads"] as? Int == 50 && firstRemote["hits"] as? Int == 0)
+        let log = workspace.folder.appendingPathComponent("access.log")
+        try Data().write(to: log)
+
+        let second = try workspace.render(["--cache", workspace.path("second.sqlite"), "--remote-cache", url, "--json"], out: "second")
+        #expect(second.status == 0, "\(second.stderr)")
+        let json = try second.json()
+        #expect(json["drawn"] as? Int == 0 && json["cached"] as? Int == 50)
+        let remote = try #require(json["remote"] as? [String: Any])
+        #expect(remote["hits"] as? Int == 50 && remote["errors"] as? Int == 0 && remote["uploads"] as? Int == 0)
+        #expect(workspace.files("second") == workspace.files("first"))
+        for path in workspace.files("first") {
+            #expect(try Data(contentsOf: workspace.folder.appendingPathComponent("second/\(path)"))
+                    == Data(contentsOf: workspace.folder.appendingPathComponent("first/\(path)")), "\(path)")
+        }
+        // nginx writes its log line when each response is done; it is done before the run exits.
+        let requests = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        #expect(requests.count == 50, "each render asked for once: \(requests.count) requests: \(requests.prefix(60))")
+        #expect(Set(requests).count == requests.count)
+        #expect(requests.allSatisfy { $0.hasPrefix("GET /renders/") })
     }
 
     @Test func aRemoteThatIsDownCostsNoOutput() throws {

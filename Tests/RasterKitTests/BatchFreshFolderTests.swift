@@ -67,7 +67,9 @@ import Testing
         let cold = fixture.folder.appendingPathComponent("cold"), fresh = fixture.folder.appendingPathComponent("fresh")
 
         let (first, _, _) = try Self.run(plan, into: cold, store: store)
-        #expect(first.failed == 0 && first.drawn == first.total && first.total > 0)
+        // Not every output is "drawn": the card draws the normal chip inside it, and when the card
+        // runs first the chip's own output is that render, served from memory.
+        #expect(first.failed == 0 && first.total > 0 && first.drawn > 0 && first.written == first.total)
         let coldFiles = try Self.contents(of: cold)
         // Without any store: the same bytes, so the store changes nothing a file holds.
         let (_, _, _) = try Self.run(plan, into: fixture.folder.appendingPathComponent("nostore"), store: nil)

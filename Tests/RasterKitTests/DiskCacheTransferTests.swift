@@ -14,7 +14,7 @@ import Testing
         let original = fixture.folder.appendingPathComponent("machine-a/renders.sqlite")
         try FileManager.default.createDirectory(at: original.deletingLastPathComponent(), withIntermediateDirectories: true)
         let (cold, _, _) = try BatchFreshFolderTests.run(plan, into: fixture.folder.appendingPathComponent("a"), store: original)
-        #expect(cold.drawn == cold.total)
+        #expect(cold.failed == 0 && cold.drawn > 0 && cold.written == cold.total, "the card's nested chip may serve the chip's own output")
 
         let export = fixture.folder.appendingPathComponent("renders-export.sqlite")
         do {

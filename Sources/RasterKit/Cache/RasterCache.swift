@@ -92,6 +92,29 @@ public final class RasterCache: Sendable {
         return (hit, png, encoding)
     }
 
+    /// Starts a run that will hand its keys to ``prefetchFromRemote(_:)``: call it before the
+    /// run's first lookup, so a lookup that runs ahead of the keys handed over is not fetched
+    /// twice. Nothing without a remote store.
+    package func beginRemotePrefetch() {
+        remoteTier?.beginPrefetch()
+    }
+
+    /// Starts fetching from the remote store, many at once and in order, the renders of `keys`
+    /// that neither memory nor the disk store holds: a run that knows what it will look up
+    /// (a batch) then finds each one fetched instead of waiting a round trip per lookup.
+    /// Returns once they are queued; nothing without a remote store. Call
+    /// ``endRemotePrefetch()`` when the run is over.
+    package func prefetchFromRemote(_ keys: some Sequence<CacheKey>) {
+        guard let remoteTier else { return }
+        let wanted = keys.filter { !memory.contains($0) && !(disk?.contains($0) ?? false) }.map(\.value)
+        if !wanted.isEmpty { remoteTier.prefetch(wanted) }
+    }
+
+    /// Drops remote objects fetched ahead and not looked up (see ``prefetchFromRemote(_:)``).
+    package func endRemotePrefetch() {
+        remoteTier?.endPrefetch()
+    }
+
     /// Hands the remote tier the PNG a batch wrote for the render of `key` (`encoding`: its
     /// encoder's name), for the upload still queued for it; nothing without a remote tier.
     package func offerToRemote(_ png: Data, encoding: String, for key: CacheKey) {

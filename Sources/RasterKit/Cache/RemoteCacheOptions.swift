@@ -22,6 +22,13 @@ public struct RemoteCacheOptions: Sendable {
     /// decoding and encoding again. 0 uploads at once, with the quick encoding.
     public var uploadDelay: Double = 0.05
 
+    /// Objects asked for at once when a run fetches the renders it is about to look up (default
+    /// 32): what hides the store's round trips. 1 asks one at a time.
+    public var prefetchWindow = 32
+    /// Bytes of fetched objects held until their lookups claim them, at most (default 64 MiB);
+    /// past that the oldest are dropped, and their lookups ask the store again.
+    public var maximumPrefetchedBytes = 64 << 20
+
     /// The defaults.
     public init() {}
 }

@@ -14,9 +14,22 @@ public protocol RemoteStore: Sendable {
     ///   counts it, treats it as a miss and may stop asking for a while.
     func get(_ name: RemoteObjectName) throws -> Data?
 
+    /// The objects stored under `names`, one result per name, in order: the bytes, nil when the
+    /// store has none, or the fault. A run asks for the renders it is about to look up this way,
+    /// a few dozen at a time; a store that can have several requests in flight should (the
+    /// default asks one at a time, through `get(_:)` of one name).
+    func get(_ names: [RemoteObjectName]) -> [Result<Data?, any Error>]
+
     /// Stores each object, and returns one outcome per object, in order: nil when it was stored,
     /// or the error (``RemoteStoreError/forbidden(status:)`` for a read-only store).
     func put(_ objects: [RemoteStoreUpload]) -> [RemoteStoreError?]
+}
+
+extension RemoteStore {
+    /// Asks for each object in turn.
+    public func get(_ names: [RemoteObjectName]) -> [Result<Data?, any Error>] {
+        names.map { name in Result { try get(name) } }
+    }
 }
 
 /// The name a render is stored under remotely: the key's digest and the library's render-format
@@ -29,8 +42,13 @@ public struct RemoteObjectName: Hashable, Sendable, CustomStringConvertible {
 
     /// The name of the render stored under `key`.
     public init(key: CacheKey) {
+        self.init(digest: key.value)
+    }
+
+    /// The name of the render stored under the key whose digest is `digest`.
+    init(digest: StableDigest) {
         formatVersion = CacheKey.formatVersion
-        digest = key.digest
+        self.digest = digest.hex
     }
 
     /// `<format-version>/<digest>`: the path under the store's URL.

@@ -7,12 +7,15 @@ final class RemoteTier: Sendable {
     private let breaker: RemoteCircuitBreaker
     private let counters = RemoteCounters()
     private let uploader: RemoteUploader
+    private let prefetcher: RemotePrefetcher
 
     init(store: any RemoteStore, options: RemoteCacheOptions, clock: @escaping @Sendable () -> Double = RemoteTier.now) {
         self.store = store
         breaker = RemoteCircuitBreaker(failureThreshold: options.failureThreshold, retryInterval: options.retryInterval,
                                        maximumRetryInterval: options.maximumRetryInterval, clock: clock)
         uploader = RemoteUploader(store: store, options: options, breaker: breaker, counters: counters)
+        prefetcher = RemotePrefetcher(store: store, breaker: breaker, window: options.prefetchWindow,
+                                      maximumHeldBytes: options.maximumPrefetchedBytes)
     }
 
     @Sendable static func now() -> Double { Date().timeIntervalSinceReferenceDate }
@@ -20,19 +23,28 @@ final class RemoteTier: Sendable {
     /// The verified render stored remotely under `key`, with its PNG and that PNG's encoding when
     /// known, or nil for a miss, a fault or an object that fails verification.
     func hit(for key: CacheKey) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
-        guard breaker.mayAsk() else {
-            counters.withLock { $0.skipped += 1 }
-            return nil
-        }
         let object: Data?
-        do {
-            object = try store.get(RemoteObjectName(key: key))
-        } catch {
-            breaker.recordFailure()
+        switch prefetcher.claim(key.value) {
+        case .fetched(.success(let fetched)):
+            object = fetched
+        case .fetched(.failure):
+            // The prefetcher told the breaker already.
             counters.withLock { $0.errors += 1 }
             return nil
+        case .notPrefetched:
+            guard breaker.mayAsk() else {
+                counters.withLock { $0.skipped += 1 }
+                return nil
+            }
+            do {
+                object = try store.get(RemoteObjectName(key: key))
+            } catch {
+                breaker.recordFailure()
+                counters.withLock { $0.errors += 1 }
+                return nil
+            }
+            breaker.recordSuccess()
         }
-        breaker.recordSuccess()
         guard let object else {
             counters.withLock { $0.misses += 1 }
             return nil
@@ -46,6 +58,20 @@ final class RemoteTier: Sendable {
         counters.withLock { $0.hits += 1 }
         return (DiskCacheHit(image: image, children: contents.children), contents.png, contents.encoding)
     }
+
+    /// Starts fetching the objects of `keys`, many at once, for the lookups about to ask for
+    /// them (see ``RemotePrefetcher``). Returns at once.
+    func prefetch(_ keys: some Sequence<StableDigest>) {
+        // While the store is failing, nothing is fetched ahead: the lookups' probe decides.
+        guard !breaker.isOpen else { return }
+        prefetcher.enqueue(keys)
+    }
+
+    /// Marks the start of a run that will prefetch, before its lookups begin.
+    func beginPrefetch() { prefetcher.begin() }
+
+    /// Drops what is queued or fetched and not yet looked up: the run that asked is over.
+    func endPrefetch() { prefetcher.cancel() }
 
     /// Offers the PNG a batch wrote for the render of `key` (`encoding`: its encoder's name) to
     /// the upload still queued for it, which then sends these bytes instead of its quick
