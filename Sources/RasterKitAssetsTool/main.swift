@@ -118,8 +118,7 @@ let summary = result.summary
 if json {
     print(jsonLine(summary))
 } else {
-    print("\(summary.total) outputs in \(String(format: "%.2f", summary.seconds)) s: "
-          + "\(summary.drawn) rendered, \(summary.cached) from cache, \(summary.failed) failed")
+    print("\(summary.total) outputs in \(String(format: "%.2f", summary.seconds)) s: " + summary.countsDescription)
 }
 for failure in summary.failures { printError(["rasterkit-assets: \(failure.output) (\(failure.file)): \(failure.reason)"]) }
 exit(summary.failed > 0 ? 1 : 0)

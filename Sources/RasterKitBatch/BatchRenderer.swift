@@ -141,7 +141,7 @@ public final class BatchRenderer: Sendable {
         summary.warnings = warnings
         logger.debug("batch finished", metadata: [
             "directory": "\(directoryPath)", "total": "\(summary.total)", "drawn": "\(summary.drawn)",
-            "cached": "\(summary.cached)", "failed": "\(summary.failed)", "seconds": "\(summary.seconds)",
+            "cached": "\(summary.cached)", "fellBack": "\(summary.fellBack)", "failed": "\(summary.failed)", "seconds": "\(summary.seconds)",
         ])
         return summary
     }
@@ -233,7 +233,7 @@ public final class BatchRenderer: Sendable {
             let fellBack = rendered.origin == .fallback
             index?.record(output.path, fingerprint: fellBack ? nil : fingerprint, sourceStamp: fellBack ? nil : stamp,
                           written: written)
-            return rendered.origin == .drawn || fellBack ? .drawn : .cached
+            return fellBack ? .fellBack : rendered.origin == .drawn ? .drawn : .cached
         } catch {
             index?.record(output.path, fingerprint: nil)
             let reason = BatchRenderer.reason(for: error)

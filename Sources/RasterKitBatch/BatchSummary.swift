@@ -25,6 +25,10 @@ public struct BatchSummary: Codable, Hashable, Sendable {
     public var drawn: Int
     /// Outputs served from the memory or disk cache, or from a draw another output shared.
     public var cached: Int
+    /// Outputs written with their fallback's image because their component failed (a photo that
+    /// cannot be decoded): neither drawn nor cached as themselves, and made again next run,
+    /// which tries the component first again.
+    public var fellBack = 0
     /// Outputs not written; `failures` says why.
     public var failed: Int
     /// Wall-clock time of the run.
@@ -48,15 +52,16 @@ public struct BatchSummary: Codable, Hashable, Sendable {
         self.failures = failures
     }
 
-    private enum CodingKeys: String, CodingKey { case total, drawn, cached, failed, seconds, failures, warnings, remote }
+    private enum CodingKeys: String, CodingKey { case total, drawn, cached, fellBack, failed, seconds, failures, warnings, remote }
 
-    /// Decodes a summary; one written before `warnings` existed has none.
+    /// Decodes a summary; one written before `warnings` or `fellBack` existed has none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(total: try container.decode(Int.self, forKey: .total), drawn: try container.decode(Int.self, forKey: .drawn),
                   cached: try container.decode(Int.self, forKey: .cached), failed: try container.decode(Int.self, forKey: .failed),
                   seconds: try container.decode(Double.self, forKey: .seconds),
                   failures: try container.decode([Failure].self, forKey: .failures))
+        fellBack = try container.decodeIfPresent(Int.self, forKey: .fellBack) ?? 0
         warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
         remote = try container.decodeIfPresent(RemoteCacheStatistics.self, forKey: .remote)
     }
@@ -68,6 +73,7 @@ public struct BatchSummary: Codable, Hashable, Sendable {
         try container.encode(total, forKey: .total)
         try container.encode(drawn, forKey: .drawn)
         try container.encode(cached, forKey: .cached)
+        try container.encode(fellBack, forKey: .fellBack)
         try container.encode(failed, forKey: .failed)
         try container.encode(seconds, forKey: .seconds)
         try container.encode(failures, forKey: .failures)
@@ -75,8 +81,14 @@ public struct BatchSummary: Codable, Hashable, Sendable {
         try container.encodeIfPresent(remote, forKey: .remote)
     }
 
-    /// Outputs written (drawn or cached).
-    public var written: Int { drawn + cached }
+    /// The counts as the commands print them: `380 rendered, 18 from cache, 2 failed`, with
+    /// `, 12 with their fallback` before the failures when any fell back.
+    public var countsDescription: String {
+        "\(drawn) rendered, \(cached) from cache, " + (fellBack > 0 ? "\(fellBack) with their fallback, " : "") + "\(failed) failed"
+    }
+
+    /// Outputs written (drawn, cached, or with a fallback's image).
+    public var written: Int { drawn + cached + fellBack }
 }
 
 /// How far a batch has got; reported after every output.

@@ -3,11 +3,13 @@ import RasterKit
 final class BatchTally: Sendable {
     enum Outcome {
         case drawn, cached
+        /// Written with the fallback's image: the component failed, and is tried again next run.
+        case fellBack
         case failure(String)
     }
 
     private struct Counts {
-        var done = 0, drawn = 0, cached = 0
+        var done = 0, drawn = 0, cached = 0, fellBack = 0
         var failures: [BatchSummary.Failure] = []
     }
 
@@ -30,6 +32,7 @@ final class BatchTally: Sendable {
             switch outcome {
             case .drawn: counts.drawn += 1
             case .cached: counts.cached += 1
+            case .fellBack: counts.fellBack += 1
             case .failure(let reason):
                 counts.failures.append(BatchSummary.Failure(file: output.source, output: output.path, reason: reason))
             }
@@ -40,8 +43,10 @@ final class BatchTally: Sendable {
     func summary() -> BatchSummary {
         counts.withLock { counts in
             let failures = counts.failures.sorted { ($0.output, $0.file) < ($1.output, $1.file) }
-            return BatchSummary(total: total, drawn: counts.drawn, cached: counts.cached, failed: failures.count,
-                                seconds: elapsed(), failures: failures)
+            var summary = BatchSummary(total: total, drawn: counts.drawn, cached: counts.cached, failed: failures.count,
+                                       seconds: elapsed(), failures: failures)
+            summary.fellBack = counts.fellBack
+            return summary
         }
     }
 }

@@ -35,6 +35,6 @@ enum BatchSummaryPrinter {
     static func text(_ summary: BatchSummary) -> String {
         let noun = summary.total == 1 ? "output" : "outputs"
         return "\(summary.total) \(noun) in " + String(format: "%.2f s", summary.seconds)
-            + ": \(summary.drawn) rendered, \(summary.cached) from cache, \(summary.failed) failed"
+            + ": " + summary.countsDescription
     }
 }

@@ -72,6 +72,11 @@ import Testing
         let output = fixture.folder.appendingPathComponent("out")
         let summary = BatchRenderer(rasterizer: Rasterizer()).run(try manifest.plan(), into: output)
         #expect(summary.failed == 0, "\(summary.failures)")
+        // The avatar's two scales were written with their fallback, counted as such.
+        #expect(summary.fellBack == 2 && summary.drawn == 1 && summary.written == summary.total)
+        #expect(summary.countsDescription == "1 rendered, 0 from cache, 2 with their fallback, 0 failed")
+        let decoded = try JSONDecoder().decode(BatchSummary.self, from: JSONEncoder().encode(summary))
+        #expect(decoded.fellBack == 2)
         let avatar = try RasterImage(pngData: Data(contentsOf: output.appendingPathComponent("avatar-default@2x.png")))
         #expect(avatar.pixelWidth == 32)
         #expect(avatar.pixel(x: 16, y: 16).blue == 255 && avatar.pixel(x: 0, y: 0).alpha == 0)
