@@ -211,6 +211,14 @@ public final class BatchRenderer: Sendable {
                 index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
                 return .drawn
             }
+            // Another machine's render, in the very bytes this encoder writes: copied as they are.
+            if let key, let encoder = output.encoder, encoder.writesRenderPNG,
+               let png = rasterizer.remotePNG(for: key, encoding: encoder.identifier) {
+                let written = try files.write(png, to: output.path)
+                index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
+                previews?.keep(output.path, fileBytes: png)
+                return .cached
+            }
             let rendered = try output.render(rasterizer)
             // From the remote store with the very bytes this encoder writes: written as they are.
             let data = if let remote = rendered.remotePNG, remote.encoding == output.encoder?.identifier {

@@ -37,6 +37,48 @@ import Testing
         return files
     }
 
+    /// The second machine keeps the remote PNGs without decoding them: what its store records of
+    /// each (size, scale, nine-slice caps, children) is read from the PNG and must be what the
+    /// first machine recorded from the pixels.
+    @Test func rendersKeptWithoutDecodingRecordWhatTheirPixelsWould() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let plan = try fixture.load(BatchFreshFolderTests.manifest).plan(format: .png)
+        let remote = FakeRemote()
+        let firstDisk = try DiskFixture(), secondDisk = try DiskFixture()
+        defer { try? FileManager.default.removeItem(at: firstDisk.directory); try? FileManager.default.removeItem(at: secondDisk.directory) }
+        let first = try Self.machine(remote, disk: firstDisk)
+        #expect(BatchRenderer(rasterizer: first, jobs: 2).run(plan, into: fixture.folder.appendingPathComponent("first")).failed == 0)
+        #expect(first.cache.flushUploads(timeout: 20))
+        try first.cache.flush()
+
+        let second = try Self.machine(remote, disk: secondDisk)
+        let summary = BatchRenderer(rasterizer: second, jobs: 2).run(plan, into: fixture.folder.appendingPathComponent("second"))
+        #expect(summary.failed == 0 && summary.drawn == 0 && second.statistics.draws == 0)
+        try second.cache.flush()
+
+        let keys = Set(plan.outputs.compactMap { try? $0.renderKey?().digest })
+        func recorded(_ disk: DiskCache?) throws -> [String: DiskCacheEntryInfo] {
+            let entries = try #require(disk).entries(olderThan: -3600)
+            return Dictionary(entries.filter { keys.contains($0.digest) }.map { ($0.digest, $0) }) { a, _ in a }
+        }
+        let drawn = try recorded(first.cache.disk), copied = try recorded(second.cache.disk)
+        #expect(copied.count == keys.count && drawn.count == keys.count)
+        #expect(drawn.values.contains { $0.capInsets != nil } && drawn.values.contains { $0.scale == 2 })
+        for (digest, entry) in drawn {
+            let other = try #require(copied[digest])
+            #expect(other.pixelWidth == entry.pixelWidth && other.pixelHeight == entry.pixelHeight, "\(entry.keyDescription)")
+            #expect(other.scale == entry.scale && other.capInsets == entry.capInsets, "\(entry.keyDescription)")
+            #expect(other.children == entry.children, "\(entry.keyDescription)")
+        }
+        // And a lookup decodes them to the same pixels.
+        for output in plan.outputs {
+            let key = try #require(try output.renderKey?())
+            let a = try #require(first.cache.disk?.image(for: key)), b = try #require(second.cache.disk?.image(for: key))
+            #expect(try a.pngData() == b.pngData() && a.capInsets == b.capInsets && a.scale == b.scale)
+        }
+    }
+
     @Test func aSecondMachineWritesTheFirstMachinesBytes() throws {
         let fixture = try ManifestFixture()
         defer { fixture.remove() }

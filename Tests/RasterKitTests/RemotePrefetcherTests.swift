@@ -55,6 +55,17 @@ import Testing
             Issue.record("a missing object is not answered as none")
             return
         }
+        // Remembered for the rest of the run, so the lookup after it does not ask again…
+        guard case .knownMissing = prefetcher.claim(Self.digest(99)) else {
+            Issue.record("a missing object is asked for again")
+            return
+        }
+        // …and forgotten when the run ends.
+        prefetcher.cancel()
+        guard case .notPrefetched = prefetcher.claim(Self.digest(99)) else {
+            Issue.record("a miss outlived its run")
+            return
+        }
     }
 
     @Test func aKeyLookedUpWhileStillQueuedIsLeftToItsLookup() throws {
@@ -109,7 +120,7 @@ import Testing
             switch prefetcher.claim(Self.digest(index)) {
             case .fetched(.failure): failures += 1
             case .notPrefetched: left += 1
-            case .fetched(.success): Issue.record("a failing store answered key \(index)")
+            case .fetched(.success), .knownMissing: Issue.record("a failing store answered key \(index)")
             }
         }
         #expect(failures == 4 && left == 16)

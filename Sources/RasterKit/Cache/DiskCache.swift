@@ -94,7 +94,7 @@ public final class DiskCache: Sendable {
     public func pngData(for key: CacheKey) -> Data? {
         let now = options.clock()
         if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now,
-           let data = pending.png ?? (try? pending.image.pngData(compression: .fast)) {
+           let data = pending.png ?? (try? pending.image?.pngData(compression: .fast)) {
             counters.withLock { $0.hits += 1 }
             // So neither the writer nor the next lookup encodes it again.
             if pending.png == nil { _ = writer.adoptEncoding(data, encoding: nil, for: key.value) }
@@ -130,6 +130,20 @@ public final class DiskCache: Sendable {
         writer.enqueue(key: key, image: image, children: children, created: created, expires: expires)
     }
 
+    /// Queues `png`, a render RasterKit encoded (made by the encoder named `encoding`; from the
+    /// remote store), to be stored under `key` with the store's default lifetime, without decoding
+    /// it: its size comes from the PNG's header, its scale and cap insets from its text chunks.
+    /// Returns false, storing nothing, when `png` has no PNG header.
+    @discardableResult
+    func storeUndecoded(_ png: Data, encoding: String?, children: [ComponentVersion], for key: CacheKey) -> Bool {
+        guard let geometry = try? StoredRenderGeometry(png: png) else { return false }
+        let created = options.clock()
+        let expires = created + min(defaultLifetime, 100 * 365 * 24 * 60 * 60)
+        writer.enqueue(key: key, png: png, encoding: encoding, geometry: geometry, children: children,
+                       created: created, expires: expires)
+        return true
+    }
+
     /// Keeps `png`, the store's own encoding of the render just queued for `key` (from the remote
     /// store), so the writer stores it instead of encoding the pixels again.
     func adoptPNG(_ png: Data, encoding: String? = nil, for key: CacheKey) {
@@ -139,9 +153,9 @@ public final class DiskCache: Sendable {
     /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks.
     func hit(for key: CacheKey) -> DiskCacheHit? {
         let now = options.clock()
-        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now {
+        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now, let image = pending.decodedImage {
             counters.withLock { $0.hits += 1 }
-            return DiskCacheHit(image: pending.image, children: pending.children)
+            return DiskCacheHit(image: image, children: pending.children)
         }
         guard let (stored, children) = servableEntry(for: key, now: now) else { return nil }
         let image: RasterImage

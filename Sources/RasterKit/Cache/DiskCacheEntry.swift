@@ -35,7 +35,12 @@ public struct DiskCacheEntryInfo: Hashable, Sendable, Codable {
 /// from it until it is.
 struct DiskCachePendingEntry: Sendable {
     let key: CacheKey
-    let image: RasterImage
+    /// The pixels, or nil for a render that came as a PNG (from the remote store) and was
+    /// never decoded: `png` then holds it, and a lookup decodes it.
+    let image: RasterImage?
+    let geometry: StoredRenderGeometry
+    /// What it holds in memory, counted against the writer's queue limit.
+    let byteCount: Int
     let children: [ComponentVersion]
     /// Unix times, in seconds.
     let created: Double
@@ -46,6 +51,38 @@ struct DiskCachePendingEntry: Sendable {
     var png: Data?
     /// The identifier of the encoder that made `png`, when a batch wrote those bytes to a file.
     var pngEncoding: String?
+
+    /// A render drawn (or decoded) in this process.
+    init(key: CacheKey, image: RasterImage, children: [ComponentVersion], created: Double, expires: Double, sequence: UInt64) {
+        self.key = key
+        self.image = image
+        geometry = StoredRenderGeometry(image)
+        byteCount = image.byteCount
+        self.children = children
+        self.created = created
+        self.expires = expires
+        self.sequence = sequence
+    }
+
+    /// A render known only as `png`, made by the encoder named `encoding` (nil: the store's own).
+    init(key: CacheKey, png: Data, encoding: String?, geometry: StoredRenderGeometry, children: [ComponentVersion],
+         created: Double, expires: Double, sequence: UInt64) {
+        self.key = key
+        image = nil
+        self.geometry = geometry
+        byteCount = png.count
+        self.children = children
+        self.created = created
+        self.expires = expires
+        self.sequence = sequence
+        self.png = png
+        pngEncoding = encoding
+    }
+
+    /// The pixels, decoded from `png` when the entry has only that; nil when it does not decode.
+    var decodedImage: RasterImage? {
+        image ?? png.flatMap { try? RasterImage(pngData: $0) }
+    }
 }
 
 /// An entry to delete because it could not be served: its PNG did not decode, or a child it

@@ -73,16 +73,31 @@ final class DiskCacheWriter: Sendable {
 
     /// Queues a render for writing; returns at once.
     func enqueue(key: CacheKey, image: RasterImage, children: [ComponentVersion], created: Double, expires: Double) {
+        enqueue(key: key, byteCount: image.byteCount) { sequence in
+            DiskCachePendingEntry(key: key, image: image, children: children, created: created, expires: expires, sequence: sequence)
+        }
+    }
+
+    /// Queues a render known only as `png` (made by the encoder named `encoding`, nil for the
+    /// store's own) for writing, without decoding it; returns at once.
+    func enqueue(key: CacheKey, png: Data, encoding: String?, geometry: StoredRenderGeometry, children: [ComponentVersion],
+                 created: Double, expires: Double) {
+        enqueue(key: key, byteCount: png.count) { sequence in
+            DiskCachePendingEntry(key: key, png: png, encoding: encoding, geometry: geometry, children: children,
+                                  created: created, expires: expires, sequence: sequence)
+        }
+    }
+
+    private func enqueue(key: CacheKey, byteCount: Int, entry makeEntry: (UInt64) -> DiskCachePendingEntry) {
         enum Outcome { case queued(batchIsFull: Bool), closed, overflowing }
         let outcome: Outcome = state.withLock { state in
             guard !state.isClosed else { return .closed }
             // Renders made faster than they can be written must not pile up without bound.
-            guard state.queuedBytes + image.byteCount <= options.maximumQueuedBytes else { return .overflowing }
+            guard state.queuedBytes + byteCount <= options.maximumQueuedBytes else { return .overflowing }
             state.nextSequence += 1
-            let entry = DiskCachePendingEntry(key: key, image: image, children: children, created: created,
-                                              expires: expires, sequence: state.nextSequence)
+            let entry = makeEntry(state.nextSequence)
             state.queued.append(entry)
-            state.queuedBytes += image.byteCount
+            state.queuedBytes += entry.byteCount
             state.unwritten[key.value] = entry
             return .queued(batchIsFull: state.queued.count >= options.batchSize)
         }
@@ -191,7 +206,7 @@ final class DiskCacheWriter: Sendable {
     func discardUnwritten(where shouldDiscard: (DiskCachePendingEntry) -> Bool) {
         state.withLock { state in
             state.queued.removeAll(where: shouldDiscard)
-            state.queuedBytes = state.queued.reduce(0) { $0 + $1.image.byteCount } + state.keptOutputs.reduce(0) { $0 + $1.bytes.count }
+            state.queuedBytes = state.queued.reduce(0) { $0 + $1.byteCount } + state.keptOutputs.reduce(0) { $0 + $1.bytes.count }
             state.unwritten = state.unwritten.filter { !shouldDiscard($0.value) }
         }
     }
@@ -247,7 +262,7 @@ final class DiskCacheWriter: Sendable {
             }
             let batch = Batch(entries: entries, touches: state.touches, deletions: Array(state.deletions),
                               keptOutputs: kept, forgottenOutputs: Array(state.forgottenOutputs))
-            state.queuedBytes -= batch.entries.reduce(0) { $0 + $1.image.byteCount } + kept.reduce(0) { $0 + $1.bytes.count }
+            state.queuedBytes -= batch.entries.reduce(0) { $0 + $1.byteCount } + kept.reduce(0) { $0 + $1.bytes.count }
             state.queued.removeFirst(count)
             state.keptOutputs = waiting
             state.touches = [:]
@@ -359,13 +374,15 @@ final class DiskCacheWriter: Sendable {
     /// The entry as columns, with `png` when someone else already encoded its pixels (made by
     /// the encoder named `pngEncoding`, when a batch wrote it to a file).
     private func encode(_ entry: DiskCachePendingEntry, png: Data?, pngEncoding: String?) throws -> DiskCacheStore.EncodedEntry {
-        let image = entry.image
-        let pngEncoding = png == nil ? nil : pngEncoding
-        let png = try png ?? image.pngData(compression: .fast)
+        let geometry = entry.geometry
+        // Handed over, or the entry's own when it came as a PNG; else encoded now.
+        let given: (png: Data, encoding: String?)? = png.map { ($0, pngEncoding) } ?? entry.png.map { ($0, entry.pngEncoding) }
+        let pngEncoding = given?.encoding
+        guard let png = try given?.png ?? entry.image?.pngData(compression: .fast) else { throw PNGError.notPNG(byteCount: 0) }
         return DiskCacheStore.EncodedEntry(
             digest: entry.key.value, typeName: entry.key.typeName, renderVersion: entry.key.renderVersion,
-            keyDescription: entry.key.description, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
-            scale: image.scale, capInsets: image.capInsets, png: png, pngEncoding: pngEncoding,
+            keyDescription: entry.key.description, pixelWidth: geometry.pixelWidth, pixelHeight: geometry.pixelHeight,
+            scale: geometry.scale, capInsets: geometry.capInsets, png: png, pngEncoding: pngEncoding,
             checksum: DiskCacheChecksum.of(digest: entry.key.value, png: png),
             created: entry.created, expires: entry.expires, childrenJSON: DiskCacheChildren.encode(entry.children))
     }

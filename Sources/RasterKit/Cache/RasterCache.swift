@@ -115,6 +115,37 @@ public final class RasterCache: Sendable {
         remoteTier?.endPrefetch()
     }
 
+    /// The PNG the remote store holds for `key` when those bytes are exactly what the encoder named
+    /// `encoding` writes (a batch writes them to its file as they are), queued for the disk store
+    /// without decoding them; nil otherwise. An object in another encoding is decoded and kept in
+    /// memory and on disk like any remote hit, so the render that follows finds it there.
+    ///
+    /// Decoding is what a remote hit cost most: a batch served by the remote store spent a fifth
+    /// of its time inflating PNGs only to keep their pixels. The object is still verified (its
+    /// key digest and checksum cover every byte of the PNG). Only renders with the store's
+    /// default lifetime are ever uploaded, so that is the lifetime it is kept with.
+    package func remotePNG(for key: CacheKey, encoding: String) -> Data? {
+        // A render this process holds (drawn inside another, or looked up already) is not asked for.
+        guard let remoteTier, !memory.contains(key), !(disk?.contains(key) ?? false),
+              let contents = remoteTier.object(for: key) else { return nil }
+        if contents.encoding == encoding {
+            if let disk, !disk.storeUndecoded(contents.png, encoding: encoding, children: contents.children, for: key) {
+                // Not even a PNG header: treated like any object that does not decode.
+                _ = remoteTier.decoded(contents)
+                return nil
+            }
+            remoteTier.countHit()
+            return contents.png
+        }
+        guard let image = remoteTier.decoded(contents) else { return nil }
+        memory.insert(image, children: contents.children, for: key)
+        if let disk {
+            disk.store(image, for: key, children: contents.children, lifetime: nil)
+            disk.adoptPNG(contents.png, encoding: contents.encoding, for: key)
+        }
+        return nil
+    }
+
     /// Hands the remote tier the PNG a batch wrote for the render of `key` (`encoding`: its
     /// encoder's name), for the upload still queued for it; nothing without a remote tier.
     package func offerToRemote(_ png: Data, encoding: String, for key: CacheKey) {

@@ -24,6 +24,8 @@ final class RemotePrefetcher: @unchecked Sendable {
         /// The key is not prefetched (never queued, dropped, or skipped while the breaker was
         /// open): the caller asks the store itself.
         case notPrefetched
+        /// The store answered "none" for the key earlier in this run: not asked again.
+        case knownMissing
     }
 
     private let store: any RemoteStore
@@ -49,6 +51,9 @@ final class RemotePrefetcher: @unchecked Sendable {
     /// fetched again when it comes.
     private var askedByLookups: Set<StableDigest> = []
     private var isPrefetching = false
+    /// Keys the store had no object for, this run: a batch asks for a render before drawing it,
+    /// and the rasterizer would otherwise ask again.
+    private var missing: Set<StableDigest> = []
     /// Bumped by ``cancel()``: answers to requests made before it are dropped.
     private var generation = 0
 
@@ -93,13 +98,22 @@ final class RemotePrefetcher: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while inFlight.contains(key) { condition.wait() }
+        if missing.contains(key) { return .knownMissing }
         guard let result = fetched.removeValue(forKey: key) else {
             queued.remove(key)
             if isPrefetching { askedByLookups.insert(key) }
             return .notPrefetched
         }
         heldBytes -= Self.size(of: result)
+        if isPrefetching, case .success(nil) = result { missing.insert(key) }
         return .fetched(result)
+    }
+
+    /// Remembers, while a run prefetches, that the store had no object for `key`.
+    func recordMiss(_ key: StableDigest) {
+        condition.lock()
+        if isPrefetching { missing.insert(key) }
+        condition.unlock()
     }
 
     /// Drops everything queued and every result not claimed yet; requests in flight finish and
@@ -113,6 +127,7 @@ final class RemotePrefetcher: @unchecked Sendable {
         fetchedOrder = []
         heldBytes = 0
         askedByLookups = []
+        missing = []
         isPrefetching = false
         generation += 1
         condition.unlock()

@@ -23,8 +23,20 @@ final class RemoteTier: Sendable {
     /// The verified render stored remotely under `key`, with its PNG and that PNG's encoding when
     /// known, or nil for a miss, a fault or an object that fails verification.
     func hit(for key: CacheKey) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
+        guard let contents = object(for: key) else { return nil }
+        guard let image = decoded(contents) else { return nil }
+        return (DiskCacheHit(image: image, children: contents.children), contents.png, contents.encoding)
+    }
+
+    /// The object stored remotely under `key`, whole, of that key, intact and of current render
+    /// versions, with its PNG not yet decoded; nil for a miss, a fault or a failed check. Counts
+    /// all but a hit: the caller counts it with ``decoded(_:)`` or ``countHit()``.
+    func object(for key: CacheKey) -> RemoteCacheObject.Contents? {
         let object: Data?
         switch prefetcher.claim(key.value) {
+        case .knownMissing:
+            // Asked and counted earlier in this run.
+            return nil
         case .fetched(.success(let fetched)):
             object = fetched
         case .fetched(.failure):
@@ -44,20 +56,33 @@ final class RemoteTier: Sendable {
                 return nil
             }
             breaker.recordSuccess()
+            if object == nil { prefetcher.recordMiss(key.value) }
         }
         guard let object else {
             counters.withLock { $0.misses += 1 }
             return nil
         }
         guard let contents = RemoteCacheObject.decode(object, digest: key.value),
-              !ComponentVersions.containsOutdated(contents.children),
-              let image = try? RasterImage(pngData: contents.png) else {
+              !ComponentVersions.containsOutdated(contents.children) else {
             counters.withLock { $0.rejected += 1; $0.misses += 1 }
             return nil
         }
-        counters.withLock { $0.hits += 1 }
-        return (DiskCacheHit(image: image, children: contents.children), contents.png, contents.encoding)
+        return contents
     }
+
+    /// The pixels of a verified object, counted as a hit; nil (counted as rejected) when its PNG
+    /// does not decode.
+    func decoded(_ contents: RemoteCacheObject.Contents) -> RasterImage? {
+        guard let image = try? RasterImage(pngData: contents.png) else {
+            counters.withLock { $0.rejected += 1; $0.misses += 1 }
+            return nil
+        }
+        countHit()
+        return image
+    }
+
+    /// Counts a verified object used without decoding it.
+    func countHit() { counters.withLock { $0.hits += 1 } }
 
     /// Starts fetching the objects of `keys`, many at once, for the lookups about to ask for
     /// them (see ``RemotePrefetcher``). Returns at once.

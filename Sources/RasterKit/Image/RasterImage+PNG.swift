@@ -117,18 +117,50 @@ extension RasterImage {
                                               blue: UInt8(truncatingIfNeeded: rgba >> 16), alpha: UInt8(truncatingIfNeeded: rgba >> 24))
             raw.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
         }
-        let scale = decoded.texts[PNGKeys.scale].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 1
+        let (scale, insets) = Self.scaleAndCapInsets(texts: decoded.texts, pixelWidth: decoded.width, pixelHeight: decoded.height)
+        self.init(storage: decoded.storage, pixelWidth: decoded.width, pixelHeight: decoded.height, scale: scale,
+                  capInsets: insets)
+    }
+
+    /// The scale and cap insets RasterKit wrote into a PNG's text chunks (scale 1 and no insets
+    /// when it wrote none, or wrote values that do not fit the pixels).
+    static func scaleAndCapInsets(texts: [String: String], pixelWidth: Int, pixelHeight: Int) -> (Double, EdgeInsets?) {
+        let scale = texts[PNGKeys.scale].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 1
         var insets: EdgeInsets?
-        if let text = decoded.texts[PNGKeys.capInsets] {
+        if let text = texts[PNGKeys.capInsets] {
             let values = text.split(separator: " ").compactMap { Double($0) }
             if values.count == 4 {
                 let candidate = EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
-                let size = Size(width: Double(decoded.width) / scale, height: Double(decoded.height) / scale)
+                let size = Size(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
                 // Insets that do not fit are dropped rather than trusted.
                 if (try? NineSlice.validate(candidate, fitting: size)) != nil { insets = candidate }
             }
         }
-        self.init(storage: decoded.storage, pixelWidth: decoded.width, pixelHeight: decoded.height, scale: scale,
-                  capInsets: insets)
+        return (scale, insets)
+    }
+}
+
+/// What the disk store records of a render besides its PNG, read from a PNG RasterKit wrote
+/// without decoding its pixels: the size from IHDR, the scale and cap insets from its text chunks.
+struct StoredRenderGeometry: Sendable, Hashable {
+    var pixelWidth: Int
+    var pixelHeight: Int
+    var scale: Double
+    var capInsets: EdgeInsets?
+
+    init(_ image: RasterImage) {
+        pixelWidth = image.pixelWidth
+        pixelHeight = image.pixelHeight
+        scale = image.scale
+        capInsets = image.capInsets
+    }
+
+    /// The geometry of `png`; throws when its header is not a PNG's.
+    init(png: Data) throws(PNGError) {
+        let header = try PNGHeader(png)
+        pixelWidth = header.width
+        pixelHeight = header.height
+        (scale, capInsets) = RasterImage.scaleAndCapInsets(texts: PNGTextChunks.read(png), pixelWidth: header.width,
+                                                           pixelHeight: header.height)
     }
 }
