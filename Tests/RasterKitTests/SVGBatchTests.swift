@@ -229,7 +229,7 @@ import Testing
         let summary = BatchSummary(total: 3, drawn: 1, cached: 1, failed: 1, seconds: 0.5,
                                    failures: [.init(file: "bad.svg", output: "bad-16.png", reason: "malformed")])
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(summary)) as? [String: Any])
-        #expect(Set(object.keys) == ["total", "drawn", "cached", "failed", "seconds", "failures"])
+        #expect(Set(object.keys) == ["total", "drawn", "cached", "fellBack", "failed", "seconds", "failures"])
         let failures = try #require(object["failures"] as? [[String: String]])
         #expect(failures == [["file": "bad.svg", "output": "bad-16.png", "reason": "malformed"]])
         #expect(try JSONDecoder().decode(BatchSummary.self, from: JSONEncoder().encode(summary)) == summary)
