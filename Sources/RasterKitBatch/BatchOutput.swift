@@ -60,7 +60,7 @@ public struct BatchOutput: Sendable {
         self.encoder = encoder
         let renderKey: @Sendable () throws -> CacheKey = { CacheKey.make(for: try component(), size: size, scale: scale) }
         self.renderKey = renderKey
-        fingerprint = { "\(try renderKey().digest)-\(encoder.identifier)" }
+        fingerprint = { Self.fingerprint(try renderKey(), encoding: encoder.identifier) }
         encode = { try encoder.encode($0) }
         render = { rasterizer in try rasterizer.render(try component(), size: size, scale: scale) }
     }
@@ -78,7 +78,7 @@ public struct BatchOutput: Sendable {
         self.renderKey = renderKey
         let encoding = Self.vectorEncoding(format)
         vectorEncoding = encoding
-        fingerprint = { "\(try renderKey().digest)-\(encoding)" }
+        fingerprint = { Self.fingerprint(try renderKey(), encoding: encoding) }
         encode = BatchOutput.png
         render = { rasterizer in try rasterizer.render(try component(), size: size, scale: Rasterizer.vectorRasterScale) }
         document = { rasterizer in try rasterizer.vectorDocument(of: try component(), size: size, format: format) }
@@ -118,5 +118,9 @@ public struct BatchOutput: Sendable {
     /// ```swift
     /// fingerprint: { BatchOutput.pngFingerprint(rasterizer.cacheKey(for: badge, size: size, scale: 2)) }
     /// ```
-    public static func pngFingerprint(_ key: CacheKey) -> String { "\(key.digest)-\(PNGBatchEncoder().identifier)" }
+    public static func pngFingerprint(_ key: CacheKey) -> String { fingerprint(key, encoding: PNGBatchEncoder().identifier) }
+
+    /// The fingerprint of the render of `key` written by the encoder (or document writer) named
+    /// `encoding`: what the batch index records, and what an up-to-date file is checked against.
+    static func fingerprint(_ key: CacheKey, encoding: String) -> String { "\(key.digest)-\(encoding)" }
 }

@@ -51,7 +51,7 @@ final class BatchRemotePrefetch: Sendable {
     /// output without an encoder (no stored bytes), or a file that is up to date.
     private static func key(of output: BatchOutput, index: BatchOutputIndex?) -> CacheKey? {
         guard output.document == nil, let encoder = output.encoder, let key = try? output.renderKey?() else { return nil }
-        if let index, index.isUpToDate(output.path, fingerprint: "\(key.digest)-\(encoder.identifier)") { return nil }
+        if let index, index.isUpToDate(output.path, fingerprint: BatchOutput.fingerprint(key, encoding: encoder.identifier)) { return nil }
         return key
     }
 

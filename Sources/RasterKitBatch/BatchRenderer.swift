@@ -185,7 +185,7 @@ public final class BatchRenderer: Sendable {
         let key = try? output.renderKey?()
         let fingerprint: String?
         if let key, let encoder = output.encoder {
-            fingerprint = "\(key.digest)-\(encoder.identifier)"
+            fingerprint = BatchOutput.fingerprint(key, encoding: encoder.identifier)
         } else {
             fingerprint = index == nil ? nil : try? output.fingerprint?()
         }
