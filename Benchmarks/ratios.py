@@ -110,6 +110,8 @@ CHECKS += [
      lambda r: ratio(wall_ns(r, "draw: 96² pt @2x icon (baseline)"), wall_ns(r, "disk hit: 96² pt @2x icon (read + decode)")), "{:.1f}×", lambda v: v >= 5, "≥ 5×"),
     (5, "10,000 × 4 KiB reads: files ÷ store",
      lambda r: ratio(wall_ns(r, "files: read 10,000 × 4 KiB (baseline)"), wall_ns(r, "store: read 10,000 × 4 KiB")), "{:.2f}×", lambda v: v >= 1.3, "≥ 1.3×"),
+    (5, "opening a store of 10,000 entries ÷ one of one entry",
+     lambda r: ratio(wall_ns(r, "store: open and close, 10,000 entries of 4 KiB"), wall_ns(r, "store: open and close, one entry (baseline)")), "{:.2f}×", lambda v: v <= 1.5, "≤ 1.5× (independent of size)"),
     (5, "10,000 × 4 KiB writes: files ÷ store",
      lambda r: ratio(wall_ns(r, "files: write 10,000 × 4 KiB (baseline)"), wall_ns(r, "store: write 10,000 × 4 KiB")), "{:.2f}×", lambda v: v >= 1.0, "≥ 1.0× (no slower)"),
     (7, "identical 2048² images: compare time", lambda r: None if wall_ns(r, "ImageDiff: identical 2048² images") is None

@@ -107,6 +107,37 @@ import Testing
         try expectMovedAside(fixture, original: truncated, reason: "damaged")
     }
 
+    /// Opening reads the header and schema only (a whole-file check cost seconds per run on large
+    /// stores), so damage inside the file is met by the lookups that read it: each is a miss or a
+    /// checksum failure, and every render still succeeds with the right pixels.
+    @Test func damageInsideTheFileCostsLookupsNotRenders() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let entries = 120
+        try makeStore(fixture, entries: entries)
+        var file = try Data(contentsOf: fixture.url)
+        let pageSize = 4096
+        let pages = file.count / pageSize
+        #expect(pages >= 16)
+        // Every other page after the schema's, overwritten: b-tree pages and blobs alike.
+        for page in stride(from: 4, to: pages - 1, by: 2) {
+            file.replaceSubrange(page * pageSize..<(page + 1) * pageSize, with: Data(repeating: 0xA5, count: pageSize))
+        }
+        try file.write(to: fixture.url)
+
+        let disk = try fixture.open()
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        var fromDisk = 0
+        for index in 0..<entries {
+            let component = Counted(label: "e\(index)", draws: Counter())
+            let rendered = try rasterizer.render(component, size: Size(16))
+            if rendered.origin == .disk { fromDisk += 1 }
+            #expect(rendered.image.pixel(x: 8, y: 8) == RGBA8(red: 255, green: 0, blue: 0, alpha: 255))
+        }
+        #expect(fromDisk < entries)
+        try? disk.close()
+    }
+
     @Test func aDatabaseWithAForeignSchemaIsRefusedAndLeftAlone() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }

@@ -140,6 +140,29 @@ let benchmarks: @Sendable () -> Void = {
         for key in order { blackHole(store.pngData(for: key)) }
         benchmark.stopMeasurement()
     }
+    // Every process opens the store once (each `rasterkit` run, each test): opening must not
+    // read the whole file, whose size CI jobs that restore it let grow to hundreds of MB.
+    let opens = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(10), maxIterations: 200)
+    Benchmark("store: open and close, 10,000 entries of 4 KiB", configuration: opens) { benchmark in
+        let fixture = StoreFixture.shared
+        let url = scratchDirectory("open-full").appendingPathComponent("renders.sqlite")
+        let writer = try DiskCache(at: url, byteLimit: 1 << 30)
+        for (image, key) in zip(fixture.images, fixture.keys) { writer.store(image, for: key) }
+        try writer.close()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try DiskCache(at: url, byteLimit: 1 << 30).close() }
+        benchmark.stopMeasurement()
+    }
+    Benchmark("store: open and close, one entry (baseline)", configuration: opens) { benchmark in
+        let fixture = StoreFixture.shared
+        let url = scratchDirectory("open-small").appendingPathComponent("renders.sqlite")
+        let writer = try DiskCache(at: url, byteLimit: 1 << 30)
+        writer.store(fixture.images[0], for: fixture.keys[0])
+        try writer.close()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try DiskCache(at: url, byteLimit: 1 << 30).close() }
+        benchmark.stopMeasurement()
+    }
     Benchmark("files: read 10,000 × 4 KiB (baseline)", configuration: reads) { benchmark in
         let fixture = StoreFixture.shared
         let files = FileStore(root: scratchDirectory("files-read"))

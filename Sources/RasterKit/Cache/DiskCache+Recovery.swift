@@ -2,8 +2,8 @@ import Foundation
 internal import Logging
 
 extension DiskCacheStore {
-    /// Opens the store at `url`. A RasterKit store that cannot be used (truncated, failing
-    /// `quick_check`, a newer schema) is moved aside as `<name>.corrupt-<timestamp>`, with a
+    /// Opens the store at `url`. A RasterKit store that cannot be used (its header garbled, the
+    /// file truncated, a newer schema) is moved aside as `<name>.corrupt-<timestamp>`, with a
     /// warning, and a fresh store is made in its place: a cache can always be rebuilt, so losing
     /// it must never stop rendering. Anything else (another program's database, a text file, a
     /// device, a companion file SQLite would write through) is refused, untouched, with

@@ -26,7 +26,7 @@ struct DiskCacheImportSource {
                 guard try db.tableExists("entries") else {
                     throw DiskCacheSchema.Damage.corrupt("it holds no entries table")
                 }
-                // quick_check (in inspect) skips what integrity_check finds: an import reads every row.
+                // The open's inspection reads only the header and schema; an import reads every row.
                 let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
                 guard check == ["ok"] else {
                     throw DiskCacheSchema.Damage.corrupt("integrity_check: \(check.prefix(3).joined(separator: "; "))")
