@@ -81,6 +81,23 @@ final class HitFixture: @unchecked Sendable {
     }
 }
 
+/// A new store holding the first `count` fixture entries, closed.
+func closedStore(holding count: Int, purpose: String) throws -> URL {
+    let fixture = StoreFixture.shared
+    let url = scratchDirectory(purpose).appendingPathComponent("renders.sqlite")
+    let writer = try DiskCache(at: url, byteLimit: 1 << 30)
+    for (image, key) in zip(fixture.images, fixture.keys).prefix(count) { writer.store(image, for: key) }
+    try writer.close()
+    return url
+}
+
+/// Times opening the store at `url` and closing it again, as each process does once.
+func measureOpening(_ url: URL, _ benchmark: Benchmark) throws {
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { try DiskCache(at: url, byteLimit: 1 << 30).close() }
+    benchmark.stopMeasurement()
+}
+
 /// The comparison store: one PNG per entry in 256 folders, written to a temporary name and renamed.
 struct FileStore {
     let root: URL
@@ -130,10 +147,7 @@ let benchmarks: @Sendable () -> Void = {
     let reads = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(20), maxIterations: 20)
     Benchmark("store: read 10,000 × 4 KiB", configuration: reads) { benchmark in
         let fixture = StoreFixture.shared
-        let url = scratchDirectory("read").appendingPathComponent("renders.sqlite")
-        let writer = try DiskCache(at: url, byteLimit: 1 << 30)
-        for (image, key) in zip(fixture.images, fixture.keys) { writer.store(image, for: key) }
-        try writer.close()
+        let url = try closedStore(holding: fixture.keys.count, purpose: "read")
         let store = try DiskCache(at: url, byteLimit: 1 << 30)
         let order = fixture.keys.shuffled()
         benchmark.startMeasurement()
@@ -144,24 +158,10 @@ let benchmarks: @Sendable () -> Void = {
     // read the whole file, whose size CI jobs that restore it let grow to hundreds of MB.
     let opens = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(10), maxIterations: 200)
     Benchmark("store: open and close, 10,000 entries of 4 KiB", configuration: opens) { benchmark in
-        let fixture = StoreFixture.shared
-        let url = scratchDirectory("open-full").appendingPathComponent("renders.sqlite")
-        let writer = try DiskCache(at: url, byteLimit: 1 << 30)
-        for (image, key) in zip(fixture.images, fixture.keys) { writer.store(image, for: key) }
-        try writer.close()
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { try DiskCache(at: url, byteLimit: 1 << 30).close() }
-        benchmark.stopMeasurement()
+        try measureOpening(try closedStore(holding: 10_000, purpose: "open-full"), benchmark)
     }
     Benchmark("store: open and close, one entry (baseline)", configuration: opens) { benchmark in
-        let fixture = StoreFixture.shared
-        let url = scratchDirectory("open-small").appendingPathComponent("renders.sqlite")
-        let writer = try DiskCache(at: url, byteLimit: 1 << 30)
-        writer.store(fixture.images[0], for: fixture.keys[0])
-        try writer.close()
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { try DiskCache(at: url, byteLimit: 1 << 30).close() }
-        benchmark.stopMeasurement()
+        try measureOpening(try closedStore(holding: 1, purpose: "open-small"), benchmark)
     }
     Benchmark("files: read 10,000 × 4 KiB (baseline)", configuration: reads) { benchmark in
         let fixture = StoreFixture.shared
