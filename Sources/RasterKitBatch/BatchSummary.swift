@@ -26,8 +26,9 @@ public struct BatchSummary: Codable, Hashable, Sendable {
     /// Outputs served from the memory or disk cache, or from a draw another output shared.
     public var cached: Int
     /// Outputs written with their fallback's image because their component failed (a photo that
-    /// cannot be decoded): neither drawn nor cached as themselves, and made again next run,
-    /// which tries the component first again.
+    /// cannot be decoded): neither drawn nor cached as themselves. The next run that renders
+    /// tries the component first again; a run found up to date (its inputs unchanged, so the
+    /// component would fail again) reports the outputs its folder holds with their fallback.
     public var fellBack = 0
     /// Outputs not written; `failures` says why.
     public var failed: Int

@@ -70,8 +70,9 @@ public struct ManifestRun: Sendable {
             ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality) : nil
         if let invocation, let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) {
             let elapsed = (ContinuousClock.now - start) / .seconds(1)
-            let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount, failed: 0,
-                                       seconds: elapsed, failures: [])
+            var summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount - record.fellBackCount,
+                                       failed: 0, seconds: elapsed, failures: [])
+            summary.fellBack = record.fellBackCount
             return .upToDate(ManifestRunResult(summary: summary, files: record.fileCount))
         }
         let loaded = try Manifest(contentsOf: manifest, limits: loadingLimits)
@@ -100,7 +101,9 @@ public struct PreparedManifestRun: Sendable {
         ManifestRunRecord.forget(in: directory)
         let previews = run.contactSheet == nil ? nil : PreviewCollector(plan.previews)
         let summary = renderer.run(plan, into: directory, progress: progress, previews: previews)
-        if let invocation, summary.failed == 0 { ManifestRunRecord.remember(plan, invocation: invocation, in: directory) }
+        if let invocation, summary.failed == 0 {
+            ManifestRunRecord.remember(plan, fellBack: summary.fellBack, invocation: invocation, in: directory)
+        }
         var result = ManifestRunResult(summary: summary, files: plan.files.count)
         if let destination = run.contactSheet, let previews {
             do {

@@ -19,6 +19,9 @@ package struct ManifestRunRecord: Equatable {
     package var invocation: String
     /// The images the run wrote (or left up to date).
     package var outputCount: Int
+    /// How many of them hold their fallback's image: an up-to-date run reports them again, so
+    /// that a broken input stays visible in every run's summary, not only in the one that met it.
+    package var fellBackCount = 0
     /// The catalog files it wrote beside them.
     package var fileCount: Int
     /// Each input's path and stamp.
@@ -52,17 +55,17 @@ package struct ManifestRunRecord: Equatable {
         unlink(directory.path + "/" + fileName)
     }
 
-    /// Records a run of `plan` that wrote every output, when the plan knows all its inputs'
-    /// stamps and every file is in place. Losing the record only costs loading the manifest
-    /// next time, so a failure to write it is no failure.
-    package static func remember(_ plan: BatchPlan, invocation: String, in directory: URL) {
+    /// Records a run of `plan` that wrote every output, `fellBack` of them with their fallback,
+    /// when the plan knows all its inputs' stamps and every file is in place. Losing the record
+    /// only costs loading the manifest next time, so a failure to write it is no failure.
+    package static func remember(_ plan: BatchPlan, fellBack: Int = 0, invocation: String, in directory: URL) {
         guard let inputs = plan.inputStamps else { return }
         var files: [String: FileState] = [:]
         for path in plan.outputs.map(\.path) + plan.files.map(\.path) {
             guard let state = FileState(directory.path + "/" + path) else { return }
             files[path] = state
         }
-        let record = ManifestRunRecord(invocation: invocation, outputCount: plan.outputs.count,
+        let record = ManifestRunRecord(invocation: invocation, outputCount: plan.outputs.count, fellBackCount: fellBack,
                                        fileCount: plan.files.count, inputs: inputs, files: files)
         guard let text = record.text else { return }
         try? AtomicFileWriter.write(Data(text.utf8), to: directory.path + "/" + fileName)
@@ -75,7 +78,7 @@ package struct ManifestRunRecord: Equatable {
     var text: String? {
         let fields = [invocation] + inputs.keys + files.keys
         guard fields.allSatisfy(TabSeparated.canHold) else { return nil }
-        var text = Self.header + "\ninvocation\t\(invocation)\ncounts\t\(outputCount)\t\(fileCount)\n"
+        var text = Self.header + "\ninvocation\t\(invocation)\ncounts\t\(outputCount)\t\(fileCount)\t\(fellBackCount)\n"
         for (path, stamp) in inputs.sorted(by: { $0.key < $1.key }) { text += "input\t\(stamp)\t\(path)\n" }
         for (path, state) in files.sorted(by: { $0.key < $1.key }) {
             text += "file\t\(state.byteCount)\t\(state.modified)\t\(path)\n"
@@ -95,14 +98,16 @@ package struct ManifestRunRecord: Equatable {
         var lines = TabSeparated.lines(of: data)
         guard lines.first == [header], lines.last == [""] else { return nil }
         lines = Array(lines.dropFirst().dropLast())
-        var invocation: String?, counts: (Int, Int)?
+        var invocation: String?, counts: (outputs: Int, files: Int, fellBack: Int)?
         var inputs: [String: String] = [:], files: [String: FileState] = [:]
         for fields in lines {
             switch (fields.first, fields.count) {
             case ("invocation", 2): invocation = fields[1]
-            case ("counts", 3):
-                guard let outputs = Int(fields[1]), let catalogs = Int(fields[2]) else { return nil }
-                counts = (outputs, catalogs)
+            case ("counts", 3), ("counts", 4):
+                // Records written before fallbacks were counted have no fourth field.
+                guard let outputs = Int(fields[1]), let catalogs = Int(fields[2]),
+                      let fellBack = fields.count == 4 ? Int(fields[3]) : 0, (0...outputs).contains(fellBack) else { return nil }
+                counts = (outputs, catalogs, fellBack)
             case ("input", 3): inputs[fields[2]] = fields[1]
             case ("file", 4):
                 guard let bytes = Int64(fields[1]), let modified = Int64(fields[2]) else { return nil }
@@ -110,8 +115,8 @@ package struct ManifestRunRecord: Equatable {
             default: return nil
             }
         }
-        guard let invocation, let counts, !inputs.isEmpty, files.count >= counts.0 else { return nil }
-        return ManifestRunRecord(invocation: invocation, outputCount: counts.0, fileCount: counts.1,
-                                 inputs: inputs, files: files)
+        guard let invocation, let counts, !inputs.isEmpty, files.count >= counts.outputs else { return nil }
+        return ManifestRunRecord(invocation: invocation, outputCount: counts.outputs, fellBackCount: counts.fellBack,
+                                 fileCount: counts.files, inputs: inputs, files: files)
     }
 }

@@ -128,6 +128,30 @@ import Testing
         #expect(ManifestRunRecord.parse(try #require(record.text)) == record)
     }
 
+    /// An up-to-date run reports the outputs the folder holds with their fallback, as the run
+    /// that wrote them did: a broken input stays visible in every run's summary.
+    @Test func theRecordKeepsHowManyOutputsFellBack() throws {
+        let fixture = try Self.fixture()
+        defer { fixture.remove() }
+        let plan = try Self.run(fixture)
+        let out = fixture.folder.appendingPathComponent("out")
+        ManifestRunRecord.remember(plan, fellBack: 2, invocation: "test", in: out)
+        let record = try #require(Self.upToDate(fixture))
+        #expect(record.fellBackCount == 2 && record.outputCount == 6)
+        #expect(ManifestRunRecord.parse(try #require(record.text)) == record)
+    }
+
+    /// A record written before fallbacks were counted (three fields of counts) reads as none.
+    @Test func aRecordWithoutAFallbackCountReadsAsNone() throws {
+        let text = "# rasterkit render record v1\ninvocation\ttest\ncounts\t1\t0\ninput\t1:2\t/nowhere\nfile\t10\t20\tx.png\n"
+        let record = try #require(ManifestRunRecord.parse(text))
+        #expect(record.outputCount == 1 && record.fellBackCount == 0)
+        for counts in ["1\t0\t2", "1\t0\t-1", "1\t0\tmany", "1\t0\t0\t0"] {
+            #expect(ManifestRunRecord.parse(text.replacingOccurrences(of: "counts\t1\t0", with: "counts\t" + counts)) == nil,
+                    "counts \(counts)")
+        }
+    }
+
     /// A damaged record is no record: never a crash, never a false "up to date".
     @Test(arguments: [
         "", "garbage", "# rasterkit render record v1\n",
