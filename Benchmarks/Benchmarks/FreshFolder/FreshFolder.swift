@@ -13,6 +13,11 @@ let showcase = FileManager.default.currentDirectoryPath + "/../Examples/showcase
 let iconRoot = ProcessInfo.processInfo.environment["RASTERKIT_ICON_DIR"]
     ?? FileManager.default.currentDirectoryPath + "/../.build/icons"
 
+/// Whether the icon set `set` was fetched whole: 200 SVGs.
+func hasIconSet(_ set: String) -> Bool {
+    (try? FileManager.default.contentsOfDirectory(atPath: iconRoot + "/" + set))?.filter { $0.hasSuffix(".svg") }.count == 200
+}
+
 /// The arguments of one run writing into `out` with the store `store` (nil: `--no-cache`).
 typealias Command = (_ out: String, _ store: String?) -> [String]
 
@@ -30,18 +35,19 @@ func iconRun(set: String) -> Command {
 /// measured against: copying the cold run's files into a new folder (`cp -r`), which is what
 /// "at the speed of a copy" means. Every measured run starts after `sync()`, so none pays for
 /// the write-back of the files an earlier iteration made (file creation on a busy disk costs
-/// hundreds of microseconds).
-func registerColdAndWarm(_ name: String, _ command: @escaping Command) {
+/// hundreds of microseconds). `inMemory` runs all three in a folder on a memory file system, where
+/// creating a file costs no disk: what is left is the CPU work of each way of making the files.
+func registerColdAndWarm(_ name: String, _ command: @escaping Command, inMemory: Bool = false) {
     let timing = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(10), maxIterations: 20)
     Benchmark("\(name): cold (new folder, new store)", configuration: timing) { benchmark in
-        let scratch = scratchFolder("fresh")
+        let scratch = scratchFolder("fresh", inMemory: inMemory)
         sync()
         benchmark.startMeasurement()
         try runCommand(rasterkit, command(scratch + "/out", scratch + "/cache.sqlite"))
         benchmark.stopMeasurement()
     }
     Benchmark("\(name): warm store, new folder", configuration: timing) { benchmark in
-        let scratch = scratchFolder("fresh")
+        let scratch = scratchFolder("fresh", inMemory: inMemory)
         try runCommand(rasterkit, command(scratch + "/first", scratch + "/cache.sqlite"))
         for iteration in benchmark.scaledIterations {
             sync()
@@ -51,7 +57,7 @@ func registerColdAndWarm(_ name: String, _ command: @escaping Command) {
         }
     }
     Benchmark("\(name): cp -r of the outputs into a new folder (baseline)", configuration: timing) { benchmark in
-        let scratch = scratchFolder("fresh")
+        let scratch = scratchFolder("fresh", inMemory: inMemory)
         try runCommand(rasterkit, command(scratch + "/first", scratch + "/cache.sqlite"))
         for iteration in benchmark.scaledIterations {
             sync()
@@ -65,10 +71,11 @@ func registerColdAndWarm(_ name: String, _ command: @escaping Command) {
 let benchmarks: @Sendable () -> Void = {
     guard FileManager.default.isExecutableFile(atPath: rasterkit), FileManager.default.fileExists(atPath: showcase) else { return }
     for format in ["png", "xcassets", "ninepatch"] { registerColdAndWarm("fresh showcase \(format)", showcaseRun(format: format)) }
-    for set in ["adwaita", "breeze", "papirus"] {
-        let count = (try? FileManager.default.contentsOfDirectory(atPath: iconRoot + "/" + set))?.filter { $0.hasSuffix(".svg") }.count
-        if count == 200 { registerColdAndWarm("fresh svg \(set)", iconRun(set: set)) }
-    }
+    for set in ["adwaita", "breeze", "papirus"] where hasIconSet(set) { registerColdAndWarm("fresh svg \(set)", iconRun(set: set)) }
+    // The same on a memory file system, where the disk's speed (a virtual machine's can make
+    // `cp -r` of the showcase take 20 ms or 400 ms) is out of the figure.
+    registerColdAndWarm("fresh showcase png in memory", showcaseRun(format: "png"), inMemory: true)
+    if hasIconSet("papirus") { registerColdAndWarm("fresh svg papirus in memory", iconRun(set: "papirus"), inMemory: true) }
 
     let timing = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(10), maxIterations: 20)
     let noCache = showcaseRun(format: "png")
