@@ -44,10 +44,11 @@ public struct BatchSummary: Codable, Hashable, Sendable {
     public var remote: RemoteCacheStatistics?
 
     /// A summary with the given counts.
-    public init(total: Int, drawn: Int, cached: Int, failed: Int, seconds: Double, failures: [Failure]) {
+    public init(total: Int, drawn: Int, cached: Int, fellBack: Int = 0, failed: Int, seconds: Double, failures: [Failure]) {
         self.total = total
         self.drawn = drawn
         self.cached = cached
+        self.fellBack = fellBack
         self.failed = failed
         self.seconds = seconds
         self.failures = failures
@@ -59,10 +60,10 @@ public struct BatchSummary: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(total: try container.decode(Int.self, forKey: .total), drawn: try container.decode(Int.self, forKey: .drawn),
-                  cached: try container.decode(Int.self, forKey: .cached), failed: try container.decode(Int.self, forKey: .failed),
-                  seconds: try container.decode(Double.self, forKey: .seconds),
+                  cached: try container.decode(Int.self, forKey: .cached),
+                  fellBack: try container.decodeIfPresent(Int.self, forKey: .fellBack) ?? 0,
+                  failed: try container.decode(Int.self, forKey: .failed), seconds: try container.decode(Double.self, forKey: .seconds),
                   failures: try container.decode([Failure].self, forKey: .failures))
-        fellBack = try container.decodeIfPresent(Int.self, forKey: .fellBack) ?? 0
         warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
         remote = try container.decodeIfPresent(RemoteCacheStatistics.self, forKey: .remote)
     }

@@ -3,7 +3,8 @@ import RasterKit
 final class BatchTally: Sendable {
     enum Outcome {
         case drawn, cached
-        /// Written with the fallback's image: the component failed, and is tried again next run.
+        /// Written with the fallback's image: the component failed, and is tried again by the
+        /// next run that renders.
         case fellBack
         case failure(String)
     }
@@ -43,10 +44,8 @@ final class BatchTally: Sendable {
     func summary() -> BatchSummary {
         counts.withLock { counts in
             let failures = counts.failures.sorted { ($0.output, $0.file) < ($1.output, $1.file) }
-            var summary = BatchSummary(total: total, drawn: counts.drawn, cached: counts.cached, failed: failures.count,
-                                       seconds: elapsed(), failures: failures)
-            summary.fellBack = counts.fellBack
-            return summary
+            return BatchSummary(total: total, drawn: counts.drawn, cached: counts.cached, fellBack: counts.fellBack,
+                                failed: failures.count, seconds: elapsed(), failures: failures)
         }
     }
 }

@@ -70,9 +70,8 @@ public struct ManifestRun: Sendable {
             ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality) : nil
         if let invocation, let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) {
             let elapsed = (ContinuousClock.now - start) / .seconds(1)
-            var summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount - record.fellBackCount,
-                                       failed: 0, seconds: elapsed, failures: [])
-            summary.fellBack = record.fellBackCount
+            let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount - record.fellBackCount,
+                                       fellBack: record.fellBackCount, failed: 0, seconds: elapsed, failures: [])
             return .upToDate(ManifestRunResult(summary: summary, files: record.fileCount))
         }
         let loaded = try Manifest(contentsOf: manifest, limits: loadingLimits)

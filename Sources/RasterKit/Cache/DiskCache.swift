@@ -44,8 +44,8 @@ public final class DiskCache: Sendable {
     /// Opens the store at `url`, creating it if needed; the directory must exist.
     ///
     /// A RasterKit store that cannot be used (truncated, its header damaged, a newer RasterKit's
-    /// schema) is moved aside as `<name>.corrupt-<timestamp>`
-    /// with a logged warning, and a fresh store is made; only the newest two such copies are kept.
+    /// schema) is moved aside as `<name>.corrupt-<timestamp>` with a logged warning, and a fresh
+    /// store is made; only the newest two such copies are kept.
     /// Any other file is never moved or written: see ``DiskCacheError/isNotAStore``.
     ///
     /// - Throws: ``DiskCacheError`` with SQLite's result code when no store can be opened at
