@@ -51,6 +51,9 @@ struct DiskCachePendingEntry: Sendable {
     var png: Data?
     /// The identifier of the encoder that made `png`, when a batch wrote those bytes to a file.
     var pngEncoding: String?
+    /// Whether the batch writing the entry has taken its handed-over PNG: one handed over later
+    /// would be lost with the entry's commit, so it is kept like any file's bytes instead.
+    var isSealed = false
 
     /// A render drawn (or decoded) in this process.
     init(key: CacheKey, image: RasterImage, children: [ComponentVersion], created: Double, expires: Double, sequence: UInt64) {

@@ -119,13 +119,15 @@ final class DiskCacheWriter: Sendable {
     }
 
     /// Keeps `png`, made by the encoder named `encoding` (nil: the store's own), with the
-    /// unwritten entry of `digest`, to be stored instead of encoding it. It goes when the entry is
-    /// committed, whether or not its batch could still use it. Returns false when no entry of
-    /// `digest` waits to be written.
+    /// unwritten entry of `digest`, to be stored instead of encoding it. Returns false when no
+    /// entry of `digest` waits to be written, or its batch has already taken what was handed
+    /// over (it is being encoded or committed): then the caller keeps the bytes with
+    /// ``keep(_:)``, which writes them once the entry is committed. Adopting then would lose
+    /// them: the cold run of a batch left a few outputs without their file's bytes that way.
     @discardableResult
     func adoptEncoding(_ png: Data, encoding: String?, for digest: StableDigest) -> Bool {
         state.withLock { state in
-            guard state.unwritten[digest] != nil else { return false }
+            guard let entry = state.unwritten[digest], !entry.isSealed else { return false }
             state.unwritten[digest]?.png = png
             state.unwritten[digest]?.pngEncoding = encoding
             return true
@@ -285,11 +287,13 @@ final class DiskCacheWriter: Sendable {
         // A key rendered twice in one batch is written once: the newest render wins.
         var newest: [StableDigest: DiskCachePendingEntry] = [:]
         for entry in batch.entries { newest[entry.key.value] = entry }
-        // PNGs handed over since the batch was taken live on the unwritten entries.
+        // PNGs handed over since the batch was taken live on the unwritten entries; from here on
+        // the entries take no more (see `adoptEncoding`).
         let adopted = state.withLock { state in
             batch.entries.reduce(into: [StableDigest: (png: Data?, encoding: String?)]()) { adopted, entry in
                 guard let unwritten = state.unwritten[entry.key.value], unwritten.sequence == entry.sequence else { return }
                 adopted[entry.key.value] = (unwritten.png, unwritten.pngEncoding)
+                state.unwritten[entry.key.value]?.isSealed = true
             }
         }
         for entry in batch.entries where newest[entry.key.value]?.sequence == entry.sequence {
