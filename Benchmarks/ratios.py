@@ -186,6 +186,10 @@ def fresh_checks(results):
          "{:.2f}×", lambda v: v <= 1.5, "≤ 1.5× (the speed of a copy)")
         for subject in subjects
     ]
+    checks.append((16, "showcase png in memory: cold ÷ warm store into a new checkout and a new folder",
+                   lambda r: ratio(wall_ns(r, "fresh showcase png in memory: cold (new folder, new store)"),
+                                   wall_ns(r, "new checkout, showcase png in memory: warm store, new folder")),
+                   "{:.1f}×", lambda v: v >= 10, "≥ 10×"))
     checks.append((16, "--no-cache showcase: existing folder ÷ new folder",
                    lambda r: ratio(wall_ns(r, "no-cache showcase: into an existing folder"), wall_ns(r, "no-cache showcase: into a new folder")),
                    "{:.2f}×", lambda v: v <= 1.1, "≤ 1.1×"))

@@ -122,5 +122,8 @@ public struct BatchOutput: Sendable {
 
     /// The fingerprint of the render of `key` written by the encoder (or document writer) named
     /// `encoding`: what the batch index records, and what an up-to-date file is checked against.
-    static func fingerprint(_ key: CacheKey, encoding: String) -> String { "\(key.digest)-\(encoding)" }
+    static func fingerprint(_ key: CacheKey, encoding: String) -> String { fingerprint(key.value, encoding: encoding) }
+
+    /// The fingerprint of the render whose key's digest is `digest`, written by `encoding`.
+    static func fingerprint(_ digest: StableDigest, encoding: String) -> String { "\(digest.hex)-\(encoding)" }
 }

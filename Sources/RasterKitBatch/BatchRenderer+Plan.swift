@@ -30,11 +30,11 @@ extension BatchRenderer {
 
     /// `run(_:into:progress:)` of a plan, keeping thumbnails of the plan's previews in `previews`.
     func run(_ plan: BatchPlan, into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
-             previews: PreviewCollector?) -> BatchSummary {
+             previews: PreviewCollector?, log: BatchRunLog? = nil) -> BatchSummary {
         var failures: [BatchSummary.Failure] = []
         // Folders that hold only catalog files (an .xcassets root) are swept here; run(_:into:)
         // sweeps the folders of the images.
-        sweepStaleTemporaryFiles(under: directory.path, paths: plan.files.lazy.map(\.path))
+        Self.sweepStaleTemporaryFiles(under: directory.path, paths: plan.files.lazy.map(\.path))
         let writer = FolderWriter(root: directory.path)
         for file in plan.files {
             do {
@@ -44,7 +44,7 @@ extension BatchRenderer {
                 failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
             }
         }
-        var summary = run(plan.outputs, into: directory, progress: progress, previews: previews)
+        var summary = run(plan.outputs, into: directory, progress: progress, previews: previews, log: log)
         guard !failures.isEmpty else { return summary }
         summary.total += failures.count
         summary.failed += failures.count

@@ -86,7 +86,7 @@ public final class BatchRenderer: Sendable {
 
     /// ``run(_:into:progress:)``, keeping thumbnails of the outputs `previews` wants.
     func run(_ outputs: [BatchOutput], into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
-             previews: PreviewCollector?) -> BatchSummary {
+             previews: PreviewCollector?, log: BatchRunLog? = nil) -> BatchSummary {
         let clock = ContinuousClock()
         let start = clock.now
         let units = BatchWorkUnits(outputs)
@@ -96,7 +96,7 @@ public final class BatchRenderer: Sendable {
         }
         for (index, reason) in units.rejected { tally.record(outputs[index], .failure(reason)) }
         let directoryPath = directory.path
-        sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path))
+        Self.sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path))
         let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
         let files = FolderWriter(root: directoryPath)
 
@@ -112,7 +112,8 @@ public final class BatchRenderer: Sendable {
                 guard claimed < units.groups.count else { break }
                 for claimedIndex in units.groups[claimed] {
                     let output = outputs[claimedIndex]
-                    tally.record(output, produce(output, into: files, index: index, previews: previews))
+                    tally.record(output, produce(output, at: claimedIndex, into: files, index: index, previews: previews,
+                                                 log: log))
                 }
             }
         }
@@ -150,7 +151,7 @@ public final class BatchRenderer: Sendable {
     /// ``StaleTemporaryFiles``): `directory` and the folder of each of `paths` (relative to it).
     /// A folder reached through a symbolic link below `directory` is not swept: it is not inside
     /// the output folder, and outputs are not written through it either.
-    func sweepStaleTemporaryFiles(under directory: String, paths: some Sequence<String>) {
+    static func sweepStaleTemporaryFiles(under directory: String, paths: some Sequence<String>) {
         var folders: Set<String> = [""]
         for path in paths {
             if let slash = path.lastIndex(of: "/") { folders.insert(String(path[..<slash])) }
@@ -177,12 +178,13 @@ public final class BatchRenderer: Sendable {
 
     /// Writes one output, unless its file is already up to date: with the bytes the render store
     /// kept for it when it has them, else rendered (through the cache) and encoded.
-    private func produce(_ output: BatchOutput, into files: FolderWriter, index: BatchOutputIndex?,
-                         previews: PreviewCollector?) -> BatchTally.Outcome {
+    private func produce(_ output: BatchOutput, at position: Int, into files: FolderWriter, index: BatchOutputIndex?,
+                         previews: PreviewCollector?, log: BatchRunLog?) -> BatchTally.Outcome {
         let stamp = index == nil ? nil : output.sourceStamp?()
         if let index, let stamp, index.isUpToDate(output.path, sourceStamp: stamp) { return .cached }
         // A key or fingerprint that cannot be made means rendering will fail too, and say why.
         let key = try? output.renderKey?()
+        if let key { log?.noteKey(key.value, at: position) }
         let fingerprint: String?
         if let key, let encoder = output.encoder {
             fingerprint = BatchOutput.fingerprint(key, encoding: encoder.identifier)
@@ -239,6 +241,7 @@ public final class BatchRenderer: Sendable {
             previews?.keep(output.path, render: rendered.image)
             // A fallback's file is not up to date: the next run tries the primary again.
             let fellBack = rendered.origin == .fallback
+            if fellBack { log?.noteFallback(at: position, error: rendered.fallbackError) }
             index?.record(output.path, fingerprint: fellBack ? nil : fingerprint, sourceStamp: fellBack ? nil : stamp,
                           written: written)
             return fellBack ? .fellBack : rendered.origin == .drawn ? .drawn : .cached

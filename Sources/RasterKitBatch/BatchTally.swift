@@ -28,6 +28,11 @@ final class BatchTally: Sendable {
 
     /// Counts one finished output and reports progress; under the lock, so reports arrive in order.
     func record(_ output: BatchOutput, _ outcome: Outcome) {
+        record(path: output.path, source: output.source, outcome)
+    }
+
+    /// Counts the output written to `path`, made from `source`.
+    func record(path: String, source: String, _ outcome: Outcome) {
         counts.withLock { counts in
             counts.done += 1
             switch outcome {
@@ -35,7 +40,7 @@ final class BatchTally: Sendable {
             case .cached: counts.cached += 1
             case .fellBack: counts.fellBack += 1
             case .failure(let reason):
-                counts.failures.append(BatchSummary.Failure(file: output.source, output: output.path, reason: reason))
+                counts.failures.append(BatchSummary.Failure(file: source, output: path, reason: reason))
             }
             progress?(BatchProgress(done: counts.done, total: total, failed: counts.failures.count, elapsed: elapsed()))
         }

@@ -39,6 +39,9 @@ public struct ManifestRun: Sendable {
     public var contactSheet: URL?
     /// The quality of lossy `webp` outputs (1–100); nil keeps them lossless.
     public var webpQuality: Int?
+    /// How long an input must have been left alone before its stamp is trusted (see
+    /// ``FileStamp``); tests shorten it.
+    var inputSettleTime = FileStamp.defaultSettleTime
 
     /// A run of `manifest` into `outputDirectory`.
     public init(manifest: URL, outputDirectory: URL, format: ExportFormat? = nil, shard: Shard = .whole,
@@ -60,21 +63,28 @@ public struct ManifestRun: Sendable {
         case ready(PreparedManifestRun)
     }
 
+    /// The result of this run when the folder's record shows that the last identical run left
+    /// every input and output as they are (never with a contact sheet to draw); nil otherwise.
+    package func upToDateResult() -> ManifestRunResult? {
+        let start = ContinuousClock.now
+        guard reusesUpToDateOutputs, contactSheet == nil,
+              let invocation = ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality),
+              let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) else { return nil }
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
+        let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount - record.fellBackCount,
+                                   fellBack: record.fellBackCount, failed: 0, seconds: elapsed, failures: [])
+        return ManifestRunResult(summary: summary, files: record.fileCount)
+    }
+
     /// Loads and plans the manifest, unless the folder's record shows the run is up to date (never
     /// with a contact sheet to draw). Nothing is written.
     ///
     /// - Throws: ``ManifestError`` with every problem of the manifest, each at its line and column.
     public func prepare() throws(ManifestError) -> Preparation {
-        let start = ContinuousClock.now
+        if let result = upToDateResult() { return .upToDate(result) }
         let invocation = reusesUpToDateOutputs && contactSheet == nil
             ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality) : nil
-        if let invocation, let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) {
-            let elapsed = (ContinuousClock.now - start) / .seconds(1)
-            let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount - record.fellBackCount,
-                                       fellBack: record.fellBackCount, failed: 0, seconds: elapsed, failures: [])
-            return .upToDate(ManifestRunResult(summary: summary, files: record.fileCount))
-        }
-        let loaded = try Manifest(contentsOf: manifest, limits: loadingLimits)
+        let loaded = try Manifest(contentsOf: manifest, settleTime: inputSettleTime, limits: loadingLimits)
         let plan = try loaded.plan(format: format, shard: shard, webpQuality: webpQuality)
         return .ready(PreparedManifestRun(run: self, manifest: loaded, plan: plan, invocation: invocation))
     }
@@ -99,9 +109,20 @@ public struct PreparedManifestRun: Sendable {
         let directory = run.outputDirectory
         ManifestRunRecord.forget(in: directory)
         let previews = run.contactSheet == nil ? nil : PreviewCollector(plan.previews)
-        let summary = renderer.run(plan, into: directory, progress: progress, previews: previews)
+        let log = run.reusesUpToDateOutputs ? BatchRunLog(count: plan.outputs.count) : nil
+        let summary = renderer.run(plan, into: directory, progress: progress, previews: previews, log: log)
         if let invocation, summary.failed == 0 {
             ManifestRunRecord.remember(plan, fellBack: summary.fellBack, invocation: invocation, in: directory)
+        }
+        // The store's record lets the next identical run, into any folder, copy every output;
+        // the remote store's pack of it, a machine whose own store is empty.
+        if let log, summary.failed == 0, let cache = renderer.rasterizer?.cache, let store = cache.disk,
+           let (identity, record) = StoredRunRecord.of(run, plan: plan, log: log.snapshot), let data = record.data {
+            store.keepRunRecord(data, for: identity)
+            if cache.hasRemote {
+                try? store.flush()
+                if let pack = record.packed(from: store)?.data { cache.storeRemoteRunPack(pack, for: identity) }
+            }
         }
         var result = ManifestRunResult(summary: summary, files: plan.files.count)
         if let destination = run.contactSheet, let previews {

@@ -60,13 +60,21 @@ package struct ManifestRunRecord: Equatable {
     /// only costs loading the manifest next time, so a failure to write it is no failure.
     package static func remember(_ plan: BatchPlan, fellBack: Int = 0, invocation: String, in directory: URL) {
         guard let inputs = plan.inputStamps else { return }
+        remember(outputs: plan.outputs.map(\.path), files: plan.files.map(\.path), inputs: inputs, fellBack: fellBack,
+                 invocation: invocation, in: directory)
+    }
+
+    /// Records a run that wrote `outputs` (`fellBack` of them with their fallback) and `files`
+    /// from `inputs`, stamped before they were read, when every file is in place.
+    static func remember(outputs: [String], files filePaths: [String], inputs: [String: String], fellBack: Int,
+                         invocation: String, in directory: URL) {
         var files: [String: FileState] = [:]
-        for path in plan.outputs.map(\.path) + plan.files.map(\.path) {
+        for path in outputs + filePaths {
             guard let state = FileState(directory.path + "/" + path) else { return }
             files[path] = state
         }
-        let record = ManifestRunRecord(invocation: invocation, outputCount: plan.outputs.count, fellBackCount: fellBack,
-                                       fileCount: plan.files.count, inputs: inputs, files: files)
+        let record = ManifestRunRecord(invocation: invocation, outputCount: outputs.count, fellBackCount: fellBack,
+                                       fileCount: filePaths.count, inputs: inputs, files: files)
         guard let text = record.text else { return }
         try? AtomicFileWriter.write(Data(text.utf8), to: directory.path + "/" + fileName)
     }

@@ -85,20 +85,27 @@ struct CacheOptions: ParsableArguments {
     /// and each is held to `limits`. A store that cannot be opened (full disk, read-only, a refused
     /// `-wal`) costs the disk tier only: one warning, and the batch renders with memory alone, as
     /// with `--no-cache`. `rasterkit serve` keeps more in memory than a batch (`memoryLimit`).
-    func makeRasterizer(limits: ResourceLimits, memoryLimit: Int = Self.batchMemoryLimit) -> Rasterizer {
+    func makeRasterizer(limits: ResourceLimits, memoryLimit: Int = Self.batchMemoryLimit, cache: RasterCache? = nil) -> Rasterizer {
+        Rasterizer(cache: cache ?? makeCache(memoryLimit: memoryLimit), limits: limits)
+    }
+
+    /// The cache of ``makeRasterizer(limits:memoryLimit:cache:)``: memory, the disk store unless
+    /// `--no-cache` (a store that cannot be opened is reported once and left out), and the remote
+    /// store when one is given.
+    func makeCache(memoryLimit: Int = Self.batchMemoryLimit) -> RasterCache {
         // A batch writes each output once: memory serves renders outputs share (nested
         // components, identical SVGs, one render in two formats), mostly close together in the
         // batch's order; everything else is in the store. A run without a store must not hold
         // every output it made either, so the limit stays well below the machine's memory.
-        if noCache { return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit), limits: limits) }
+        if noCache { return RasterCache(memoryLimit: memoryLimit) }
         let remote = makeRemote()
         do {
             let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
-            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, disk: disk, remote: remote), limits: limits)
+            return RasterCache(memoryLimit: memoryLimit, disk: disk, remote: remote)
         } catch {
             let message = "rasterkit: warning: rendering without the render cache, which cannot be used: \(error)\n"
             FileHandle.standardError.write(Data(message.utf8))
-            return Rasterizer(cache: RasterCache(memoryLimit: memoryLimit, remote: remote), limits: limits)
+            return RasterCache(memoryLimit: memoryLimit, remote: remote)
         }
     }
 
@@ -116,13 +123,17 @@ struct CacheOptions: ParsableArguments {
     /// must be rendered, so a run with every output up to date never touches it, and its pending
     /// writes are committed before this returns. A store that cannot take them only costs renders
     /// in a later run, so the batch's result stands.
-    func runBatch(jobs: Int, json: Bool, limits: ResourceLimits, _ body: (BatchRenderer, ProgressBar) -> BatchSummary) -> BatchSummary {
+    ///
+    /// `cache`: one made already (by ``makeCache(memoryLimit:)``, to look for a stored run
+    /// before loading anything), for the rasterizer to use instead of opening the stores again.
+    func runBatch(jobs: Int, json: Bool, limits: ResourceLimits, cache: RasterCache? = nil,
+                  _ body: (BatchRenderer, ProgressBar) -> BatchSummary) -> BatchSummary {
         let progress = ProgressBar(style: .forStandardError(silent: json))
         let options = self
         // The summary carries the batch's warnings, and the command prints them once, its own way.
         let quiet = Logger(label: "RasterKit.BatchRenderer") { _ in SwiftLogNoOpLogHandler() }
         let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs, logger: quiet) {
-            options.makeRasterizer(limits: limits)
+            options.makeRasterizer(limits: limits, cache: cache)
         }
         var summary = body(renderer, progress)
         progress.finish()

@@ -97,9 +97,32 @@ struct RenderCommand: ParsableCommand {
             }
             return
         }
+        if let result = run.upToDateResult() {
+            RenderReport(summary: result.summary, shard: shard, files: result.files).print(json: json)
+            return
+        }
+        let isLikelyToDraw = caching.isLikelyToDraw
+        // An identical run recorded in the store (a CI job on a fresh checkout with the store
+        // restored), or shared as a pack through the remote store, is written from there
+        // without loading the manifest.
+        let cache = contactSheet == nil && !caching.noCache ? caching.makeCache() : nil
+        if let cache, let stored = run.storedRun(in: cache) {
+            do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
+            let progress = ProgressBar(style: .forStandardError(silent: json))
+            let written = stored.write(jobs: jobs, progress: progress.update)
+            progress.finish()
+            if let written {
+                var summary = written.summary
+                summary.remote = cache.remoteStatistics
+                RenderReport(summary: summary, shard: shard, files: written.files).print(json: json)
+                if summary.failed > 0 { throw ExitStatus.partialFailure }
+                return
+            }
+            // Some output's bytes are gone from the store: render as usual, which draws them.
+        }
         // Fonts load on another processor while this one reads the manifest, when drawing is
         // likely: with a store, most outputs come from it and fonts are loaded on first use.
-        if caching.isLikelyToDraw { FontLibrary.preload() }
+        if isLikelyToDraw { FontLibrary.preload() }
         let prepared: PreparedManifestRun
         do {
             switch try run.prepare() {
@@ -117,7 +140,8 @@ struct RenderCommand: ParsableCommand {
         // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
         var result: ManifestRunResult?
         // runBatch's summary is the batch's with the remote store's counts and upload warnings.
-        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: prepared.manifest.limits)) { renderer, progress in
+        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: prepared.manifest.limits),
+                                       cache: cache) { renderer, progress in
             let made = prepared.render(with: renderer, progress: progress.update)
             result = made
             return made.summary

@@ -144,6 +144,17 @@ import RasterKit
         let known = try workspace.render(arguments)
         #expect(try known.json()["drawn"] as? Int == 0 && known.json()["cached"] as? Int == 12)
         #expect(try known.json()["files"] as? Int == settled.json()["files"] as? Int)
+        // Into a new folder, from the record the run left in the store: the same files, the same
+        // report, and the new folder's own record.
+        let fresh = try workspace.render(arguments, out: "fresh")
+        #expect(try fresh.json()["drawn"] as? Int == 0 && fresh.json()["cached"] as? Int == 12)
+        #expect(try fresh.json()["files"] as? Int == settled.json()["files"] as? Int)
+        #expect(workspace.files("fresh") == workspace.files("out"))
+        for file in workspace.files("out") {
+            #expect(FileManager.default.contents(atPath: workspace.path("fresh/" + file))
+                    == FileManager.default.contents(atPath: workspace.path("out/" + file)), "\(file) differs")
+        }
+        #expect(FileManager.default.fileExists(atPath: workspace.path("fresh/.rasterkit-render.tsv")))
 
         // A deleted output is made again, from the cache.
         try FileManager.default.removeItem(atPath: workspace.path("out/button-normal.png"))

@@ -110,8 +110,7 @@ import Testing
             try Data("x".utf8).write(to: out.appendingPathComponent("real/" + name))
         }
 
-        BatchRenderer(rasterizer: Rasterizer(), jobs: 1)
-            .sweepStaleTemporaryFiles(under: out.path, paths: ["a.png", "sub/x.png", "real/x.png", "sub/deeper/y.png"])
+        BatchRenderer.sweepStaleTemporaryFiles(under: out.path, paths: ["a.png", "sub/x.png", "real/x.png", "sub/deeper/y.png"])
 
         #expect(Self.names(in: victim) == Set(outside))
         #expect(Self.names(in: out) == ["real", "sub", foreign])

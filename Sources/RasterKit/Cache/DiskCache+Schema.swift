@@ -65,6 +65,21 @@ enum DiskCacheSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v4-run-records") { db in
+            // What a whole batch wrote, by the identity of the run (its program, options, manifest
+            // and inputs, by content): a run into a fresh folder then copies every output's bytes
+            // without loading its manifest (see `DiskCache+RunRecords`). `id` is the identity's
+            // first 64 bits, like `entries.id`.
+            try db.execute(sql: """
+                CREATE TABLE run_records (
+                    id INTEGER PRIMARY KEY,
+                    digest BLOB NOT NULL CHECK (length(digest) = 16),
+                    checksum INTEGER NOT NULL,
+                    last_access REAL NOT NULL,
+                    body BLOB NOT NULL
+                );
+                """)
+        }
         return migrator
     }()
 
@@ -77,6 +92,7 @@ enum DiskCacheSchema {
         ],
         "v2-checksum": ["checksum"],
         "v3-encoded-outputs": ["png_encoding"],
+        "v4-run-records": [],
     ]
 
     /// The columns of `entries` once every migration has run.

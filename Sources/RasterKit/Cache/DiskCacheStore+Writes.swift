@@ -132,7 +132,10 @@ extension DiskCacheStore {
     func removeAll() throws -> Int {
         let removed = try writing { db in
             try db.execute(sql: "DELETE FROM entries")
-            return db.changesCount
+            let removed = db.changesCount
+            // Records of runs name entries; without them they only cost a lookup.
+            try db.execute(sql: "DELETE FROM run_records")
+            return removed
         }
         if removed > 0 { try vacuumFreePages() }
         return removed

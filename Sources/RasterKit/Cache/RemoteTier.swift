@@ -4,8 +4,8 @@ import Foundation
 /// the store is failing, and uploads in the background.
 final class RemoteTier: Sendable {
     let store: any RemoteStore
-    private let breaker: RemoteCircuitBreaker
-    private let counters = RemoteCounters()
+    let breaker: RemoteCircuitBreaker
+    let counters = RemoteCounters()
     private let uploader: RemoteUploader
     private let prefetcher: RemotePrefetcher
 

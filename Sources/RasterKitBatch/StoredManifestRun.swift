@@ -1,0 +1,165 @@
+import RasterKit
+import Foundation
+import Synchronization
+
+extension ManifestRun {
+    /// The record an identical run left in `store`, when every input still holds what that run
+    /// read: the run can then be written from the store with ``StoredManifestRun/write(jobs:progress:)``
+    /// without loading the manifest. Nil when there is no such record (another build, other
+    /// options, a changed manifest or input), when runs are not reused (``reusesUpToDateOutputs``
+    /// false) or a contact sheet is asked for. Reads the manifest and each input the record
+    /// names, by content — so a fresh checkout with the store restored matches — and writes nothing.
+    ///
+    /// ```swift
+    /// if let stored = run.storedRun(in: store), let result = stored.write() {
+    ///     print("\(result.summary.cached) outputs copied from the store")
+    /// } else {
+    ///     // prepare() and render as usual
+    /// }
+    /// ```
+    public func storedRun(in store: DiskCache) -> StoredManifestRun? {
+        storedRun(store: store) { identity in
+            guard let body = store.runRecord(for: identity) else { return nil }
+            guard let record = StoredRunRecord(data: body) else {
+                store.forgetRunRecord(identity)
+                return nil
+            }
+            return record
+        }
+    }
+
+    /// The record of an identical run in `cache`'s disk store (see ``storedRun(in:)-(DiskCache)``),
+    /// else the pack of it in `cache`'s remote store: a run that rendered with a remote store
+    /// shares its record there with every output's bytes in it, so a machine whose own store is
+    /// empty writes the whole run with one request.
+    public func storedRun(in cache: RasterCache) -> StoredManifestRun? {
+        if let disk = cache.disk, let local = storedRun(in: disk) { return local }
+        guard cache.hasRemote else { return nil }
+        return storedRun(store: cache.disk) { identity in
+            cache.remoteRunPack(for: identity).flatMap { StoredRunRecord(data: $0) }
+        }
+    }
+
+    /// The record `find` has for this run's identity, when every input it names still holds
+    /// what it held.
+    private func storedRun(store: DiskCache?, find: (StableDigest) -> StoredRunRecord?) -> StoredManifestRun? {
+        guard reusesUpToDateOutputs, contactSheet == nil else { return nil }
+        let limit = loadingLimits.maximumInputBytes
+        let manifestPath = manifest.path
+        // Stamped before reading, for the folder's own record (see `ManifestRunRecord`).
+        let manifestStamp = FileStamp.of(manifestPath, settledFor: inputSettleTime)
+        guard let bytes = try? FileReader.read(manifestPath, limit: limit),
+              let identity = StoredRunRecord.identity(of: self, manifest: bytes),
+              let record = find(identity) else { return nil }
+        let directory = manifest.deletingLastPathComponent().path
+        var stamps: [String: String]? = manifestStamp.map { [manifestPath: $0] }
+        for (input, path) in zip(record.inputs, record.inputPaths(manifestDirectory: directory)) {
+            let stamp = FileStamp.of(path, settledFor: inputSettleTime)
+            guard StoredRunRecord.contentDigest(of: path, isFolder: input.isFolder, limit: limit) == input.digest else { return nil }
+            if let stamp { stamps?[path] = stamp } else { stamps = nil }
+        }
+        return StoredManifestRun(run: self, store: store, record: record, inputStamps: stamps)
+    }
+}
+
+/// A manifest run an identical earlier run recorded in the render store (found by
+/// ``ManifestRun/storedRun(in:)-(DiskCache)`` or ``ManifestRun/storedRun(in:)-(RasterCache)``):
+/// every output's bytes are named by the record and copied from the store (or carried in the
+/// remote store's pack of the run), without loading the manifest, planning it or computing a key.
+public struct StoredManifestRun: Sendable {
+    /// The run it was found for.
+    public let run: ManifestRun
+    /// Where the outputs' bytes are; nil for a record that carries them (a remote run pack).
+    let store: DiskCache?
+    let record: StoredRunRecord
+    /// The inputs' stamps, taken before they were read, for the folder's record; nil when one
+    /// changed too recently to be stamped.
+    let inputStamps: [String: String]?
+
+    /// The images the run writes.
+    public var outputCount: Int { record.outputs.count }
+
+    /// Writes the recorded catalog files, then every image from the store on `jobs` threads, then
+    /// the folder's index and record (so the next run into the same folder is answered from
+    /// it). Returns nil when the store no longer holds some image's bytes (evicted, or failing
+    /// its checksum): the outputs written so far are correct, and the caller prepares and renders
+    /// the run as usual, which draws what is missing. A file that cannot be written is a failure
+    /// in the summary, as in a render.
+    public func write(jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                      progress: (@Sendable (BatchProgress) -> Void)? = nil) -> ManifestRunResult? {
+        let directory = run.outputDirectory
+        let root = directory.path
+        ManifestRunRecord.forget(in: directory)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        BatchRenderer.sweepStaleTemporaryFiles(under: root, paths: record.outputs.lazy.map(\.path) + record.files.lazy.map(\.path))
+        let writer = FolderWriter(root: root)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let source = run.manifest.relativePath
+        var fileFailures: [BatchSummary.Failure] = []
+        for file in record.files {
+            do { try writer.write(file.contents, to: file.path) } catch {
+                fileFailures.append(BatchSummary.Failure(file: source, output: file.path, reason: error.description))
+            }
+        }
+        let tally = BatchTally(total: record.outputs.count, progress: progress) { (clock.now - start) / .seconds(1) }
+        let index = BatchOutputIndex.load(from: root)
+        let missing = Atomic<Bool>(false)
+        let next = Atomic<Int>(0)
+        let outputs = record.outputs
+        let finished = DispatchGroup()
+        let started = WorkerThreads(stackSize: 1 << 20).start(max(1, min(jobs, outputs.count)), finished: finished) { [store] _ in
+            while !missing.load(ordering: .relaxed) {
+                let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard claimed < outputs.count else { break }
+                let (path, content) = outputs[claimed]
+                let bytes: Data
+                let fingerprint: String?
+                switch content {
+                case let .stored(key, encoding):
+                    guard let stored = store?.encodedOutput(forDigest: key, encoding: encoding) else {
+                        missing.store(true, ordering: .relaxed)
+                        return
+                    }
+                    bytes = stored
+                    fingerprint = BatchOutput.fingerprint(key, encoding: encoding)
+                case let .inline(key, encoding, carried):
+                    bytes = carried
+                    fingerprint = BatchOutput.fingerprint(key, encoding: encoding)
+                case .fellBack(let kept):
+                    bytes = kept
+                    fingerprint = nil
+                }
+                do {
+                    let written = try writer.write(bytes, to: path)
+                    index.record(path, fingerprint: fingerprint, written: written)
+                    if case .fellBack = content {
+                        tally.record(path: path, source: source, .fellBack)
+                    } else {
+                        tally.record(path: path, source: source, .cached)
+                    }
+                } catch {
+                    index.record(path, fingerprint: nil)
+                    tally.record(path: path, source: source, .failure(BatchRenderer.reason(for: error)))
+                }
+            }
+        }
+        finished.wait()
+        try? store?.flush()
+        guard started.started > 0, !missing.load(ordering: .relaxed) else { return nil }
+        try? index.save()
+        var summary = tally.summary()
+        if !fileFailures.isEmpty {
+            summary.total += fileFailures.count
+            summary.failed += fileFailures.count
+            summary.failures = (summary.failures + fileFailures).sorted { ($0.output, $0.file) < ($1.output, $1.file) }
+        }
+        if let inputStamps, summary.failed == 0,
+           let invocation = ManifestRunRecord.invocation(manifest: run.manifest, format: run.format, shard: run.shard,
+                                                         webpQuality: run.webpQuality) {
+            ManifestRunRecord.remember(outputs: outputs.map(\.path), files: record.files.map(\.path), inputs: inputStamps,
+                                       fellBack: summary.fellBack, invocation: invocation, in: directory)
+        }
+        return ManifestRunResult(summary: summary, files: record.files.count)
+    }
+}

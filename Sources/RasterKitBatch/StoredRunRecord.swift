@@ -1,0 +1,214 @@
+import RasterKit
+import Foundation
+
+/// What a manifest run wrote, kept in the render store under the run's identity, so that the
+/// next identical run — into any folder, on any checkout — writes every output from the store
+/// without loading the manifest (see ``StoredManifestRun``).
+///
+/// The identity is the program's build, the run's options, and the manifest by content; the
+/// record then lists every other input by content (a file's bytes, a folder's entries), so a
+/// fresh checkout, whose files all have new times, still matches, while any changed byte does
+/// not. Outputs are named by their render's key and encoder (their bytes are the store's),
+/// except those written with a fallback, which the store does not keep, whose bytes are in the
+/// record itself. Shared through a remote store, the record carries every output's bytes (a
+/// run pack), for machines whose own store is empty.
+struct StoredRunRecord: Equatable {
+    static let header = "# rasterkit stored run v1"
+
+    /// An input, by path (relative to the manifest's folder when inside it) and content.
+    struct Input: Equatable {
+        var path: String
+        var isFolder: Bool
+        var digest: StableDigest
+    }
+
+    /// What an output holds.
+    enum Content: Equatable {
+        /// The bytes the store keeps for the render `key` with the encoder named `encoding`.
+        case stored(key: StableDigest, encoding: String)
+        /// A fallback's bytes, as written.
+        case fellBack(Data)
+        /// The bytes the store keeps for the render, carried in the record itself: the record
+        /// shared through a remote store as a run pack (see `RemoteRunPack`).
+        case inline(key: StableDigest, encoding: String, bytes: Data)
+    }
+
+    var inputs: [Input] = []
+    /// Files written as they are (catalogs' `Contents.json`), by relative path.
+    var files: [(path: String, contents: Data)] = []
+    /// Every image written, by relative path.
+    var outputs: [(path: String, content: Content)] = []
+
+    /// The most output bytes a run pack carries: in Base64, with the record, it stays under the
+    /// 64 MiB a remote store's answer may have (`RemoteCache.Configuration.maximumObjectBytes`).
+    static let packByteLimit = 40 << 20
+
+    /// This record with every stored output's bytes in it, read from `store`; nil when the store
+    /// no longer holds some of them, or they add up to more than ``packByteLimit``.
+    func packed(from store: DiskCache) -> StoredRunRecord? {
+        var packed = self
+        var total = 0
+        for index in packed.outputs.indices {
+            if case .fellBack(let bytes) = packed.outputs[index].content { total += bytes.count }
+            guard case let .stored(key, encoding) = packed.outputs[index].content else { continue }
+            guard let bytes = store.encodedOutput(forDigest: key, encoding: encoding) else { return nil }
+            total += bytes.count
+            guard total <= Self.packByteLimit else { return nil }
+            packed.outputs[index].content = .inline(key: key, encoding: encoding, bytes: bytes)
+        }
+        return total <= Self.packByteLimit ? packed : nil
+    }
+
+    static func == (lhs: StoredRunRecord, rhs: StoredRunRecord) -> Bool {
+        lhs.inputs == rhs.inputs && lhs.files.elementsEqual(rhs.files) { $0 == $1 }
+            && lhs.outputs.elementsEqual(rhs.outputs) { $0 == $1 }
+    }
+
+    // MARK: Identity
+
+    /// The identity of `run` with its manifest holding `manifest`: the build, every option that
+    /// changes what the run writes, the manifest's file name and bytes. Nil when the build
+    /// cannot be told.
+    static func identity(of run: ManifestRun, manifest: Data) -> StableDigest? {
+        guard let build = BuildIdentity.current else { return nil }
+        var hasher = SipHash128()
+        let svgKey = SVGBatch.parameterStamp(size: 1, scale: 1, contentMode: .stretch, tint: nil)
+        let parts = [header, build, svgKey, run.format.map { "\($0)" } ?? "own formats", "shard \(run.shard)",
+                     run.webpQuality.map { "webp q\($0)" } ?? "webp lossless", "\(run.loadingLimits)",
+                     run.manifest.lastPathComponent]
+        for part in parts { write(part, to: &hasher) }
+        manifest.withUnsafeBytes { hasher.write($0) }
+        hasher.write(UInt64(manifest.count))
+        return hasher.finalize()
+    }
+
+    private static func write(_ text: String, to hasher: inout SipHash128) {
+        var text = text
+        text.withUTF8 { hasher.write(UnsafeRawBufferPointer($0)) }
+        hasher.write(UInt64(text.utf8.count))
+    }
+
+    // MARK: Inputs by content
+
+    /// The digest of the file's bytes, or of the folder's entries (names and kinds), at `path`;
+    /// nil when it cannot be read or a file is larger than `limit`.
+    static func contentDigest(of path: String, isFolder: Bool, limit: Int) -> StableDigest? {
+        var hasher = SipHash128()
+        if isFolder {
+            guard let entries = folderEntries(path) else { return nil }
+            for entry in entries { write(entry, to: &hasher) }
+        } else {
+            guard let data = try? FileReader.read(path, limit: limit) else { return nil }
+            data.withUnsafeBytes { hasher.write($0) }
+            hasher.write(UInt64(data.count))
+        }
+        return hasher.finalize()
+    }
+
+    /// The names of the folder's entries, sorted (their kinds are not portable: some file systems
+    /// do not report them).
+    private static func folderEntries(_ path: String) -> [String]? {
+        guard let folder = opendir(path) else { return nil }
+        defer { closedir(folder) }
+        var entries: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            entries.append(name)
+        }
+        return entries.sorted()
+    }
+
+    /// Whether every input holds what it held when the record was made; `directory` is the
+    /// manifest's folder, against which relative paths are read.
+    func inputsAreUnchanged(manifestDirectory directory: String, limit: Int) -> Bool {
+        inputs.allSatisfy { input in
+            Self.contentDigest(of: Self.absolute(input.path, in: directory), isFolder: input.isFolder, limit: limit) == input.digest
+        }
+    }
+
+    /// The absolute paths of the inputs, read against the manifest's folder.
+    func inputPaths(manifestDirectory directory: String) -> [String] {
+        inputs.map { Self.absolute($0.path, in: directory) }
+    }
+
+    static func absolute(_ path: String, in directory: String) -> String {
+        path.hasPrefix("/") ? path : directory + "/" + path
+    }
+
+    /// `path` relative to `directory` when inside it, else as it is.
+    static func relative(_ path: String, to directory: String) -> String {
+        path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
+    }
+
+    // MARK: Bytes
+
+    /// The record as bytes: one line per field, tab-separated, bytes in Base64; nil when a
+    /// path or encoding holds a tab or a line break.
+    var data: Data? {
+        var text = Self.header + "\n"
+        for input in inputs {
+            guard TabSeparated.canHold(input.path) else { return nil }
+            text += "input\t\(input.isFolder ? "folder" : "file")\t\(input.digest.hex)\t\(input.path)\n"
+        }
+        for file in files {
+            guard TabSeparated.canHold(file.path) else { return nil }
+            text += "file\t\(file.contents.base64EncodedString())\t\(file.path)\n"
+        }
+        for output in outputs {
+            guard TabSeparated.canHold(output.path) else { return nil }
+            switch output.content {
+            case let .stored(key, encoding):
+                guard TabSeparated.canHold(encoding) else { return nil }
+                text += "output\t\(key.hex)\t\(encoding)\t\(output.path)\n"
+            case .fellBack(let bytes):
+                text += "fallback\t\(bytes.base64EncodedString())\t\(output.path)\n"
+            case let .inline(key, encoding, bytes):
+                guard TabSeparated.canHold(encoding) else { return nil }
+                text += "bytes\t\(key.hex)\t\(encoding)\t\(bytes.base64EncodedString())\t\(output.path)\n"
+            }
+        }
+        text += "end\n"
+        return Data(text.utf8)
+    }
+
+    /// The record `data` holds; nil for anything but a whole, well-formed record.
+    init?(data: Data) {
+        var lines = TabSeparated.lines(of: data)
+        guard lines.first == [Self.header], lines.last == [""], lines.dropLast().last == ["end"] else { return nil }
+        lines = Array(lines.dropFirst().dropLast(2))
+        for fields in lines {
+            switch (fields.first, fields.count) {
+            case ("input", 4):
+                guard fields[1] == "file" || fields[1] == "folder", let digest = StableDigest(hex: fields[2]),
+                      !fields[3].isEmpty else { return nil }
+                inputs.append(Input(path: fields[3], isFolder: fields[1] == "folder", digest: digest))
+            case ("file", 3):
+                guard let contents = Data(base64Encoded: fields[1]), Self.isOutputPath(fields[2]) else { return nil }
+                files.append((fields[2], contents))
+            case ("output", 4):
+                guard let key = StableDigest(hex: fields[1]), !fields[2].isEmpty, Self.isOutputPath(fields[3]) else { return nil }
+                outputs.append((fields[3], .stored(key: key, encoding: fields[2])))
+            case ("fallback", 3):
+                guard let bytes = Data(base64Encoded: fields[1]), Self.isOutputPath(fields[2]) else { return nil }
+                outputs.append((fields[2], .fellBack(bytes)))
+            case ("bytes", 5):
+                guard let key = StableDigest(hex: fields[1]), !fields[2].isEmpty, let bytes = Data(base64Encoded: fields[3]),
+                      Self.isOutputPath(fields[4]) else { return nil }
+                outputs.append((fields[4], .inline(key: key, encoding: fields[2], bytes: bytes)))
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// Whether `path` stays inside the output folder (see ``OutputPath``): a damaged or forged
+    /// store must never make a run write elsewhere.
+    private static func isOutputPath(_ path: String) -> Bool { (try? OutputPath(path)) != nil }
+
+    init(inputs: [Input], files: [(path: String, contents: Data)], outputs: [(path: String, content: Content)]) {
+        self.inputs = inputs
+        self.files = files
+        self.outputs = outputs
+    }
+}

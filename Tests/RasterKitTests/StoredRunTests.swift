@@ -1,0 +1,303 @@
+import Foundation
+import GRDB
+import Testing
+@testable import RasterKit
+@testable import RasterKitBatch
+import RasterKitRemoteCache
+
+/// Issue 16: a run into a fresh folder (a CI job on a fresh checkout, with only the store
+/// restored) is written from the record the last identical run left in the store, without
+/// loading the manifest — byte for byte what a cold run writes, and never from a record that no
+/// longer describes the inputs or from bytes the store no longer holds.
+@Suite struct StoredRunTests {
+    /// A project: a manifest naming an SVG, a PNG that cannot be decoded (so one component falls
+    /// back), and a folder of SVGs rendered like `rasterkit svg`.
+    static let manifest = """
+        components:
+          chip:
+            sizes: ["60x24"]
+            scales: [1, 2]
+            states:
+              normal: {fill: "#2F6FEB"}
+              pressed: {fill: "#1F54C4"}
+            layers:
+              - roundedRect: {radius: 6, fill: "$fill"}
+              - svg: {frame: [4, 4, 16, 16], file: icons/star.svg, tint: white}
+          panel:
+            sizes: ["80x40"]
+            scales: [1, 2]
+            caps: {top: 8, left: 8, bottom: 8, right: 8}
+            states: {plain: {}}
+            layers:
+              - roundedRect: {radius: 8, fill: "#F1F5F9", stroke: {color: "#94A3B8", width: 1}}
+          photo:
+            sizes: ["24x24"]
+            states: {broken: {}}
+            layers:
+              - image: {file: photos/cut.png}
+            fallback: chip
+        svgs:
+          - input: icons
+            sizes: [16]
+            out: icons
+        """
+
+    /// Writes the project into `folder`.
+    static func writeProject(in fixture: ManifestFixture, under folder: String = "") throws -> URL {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        try fixture.writeSVG(prefix + "icons/star.svg", color: "gold")
+        try fixture.writeSVG(prefix + "icons/dot.svg", color: "teal")
+        let png = try TestSupport.solidImage(.red).pngData()
+        try fixture.write(png.prefix(png.count / 2), to: prefix + "photos/cut.png")
+        return try fixture.write(manifest, to: prefix + "assets.yaml")
+    }
+
+    /// A run of `manifest` into `out` whose inputs count as settled at once.
+    static func run(_ manifest: URL, into out: URL, format: ExportFormat? = nil) -> ManifestRun {
+        var run = ManifestRun(manifest: manifest, outputDirectory: out, format: format)
+        run.inputSettleTime = 0
+        return run
+    }
+
+    /// Prepares and renders `run` with a store at `store`, as `rasterkit render` does.
+    static func render(_ run: ManifestRun, store: URL) throws -> ManifestRunResult {
+        guard case .ready(let prepared) = try run.prepare() else {
+            Issue.record("the run was up to date")
+            return ManifestRunResult(summary: BatchSummary(total: 0, drawn: 0, cached: 0, failed: 0, seconds: 0, failures: []), files: 0)
+        }
+        let renderer = BatchRenderer(jobs: 2) { Rasterizer(cache: RasterCache(disk: try DiskCache(at: store))) }
+        let result = prepared.render(with: renderer)
+        try renderer.rasterizer?.cache.flush()
+        try renderer.rasterizer?.cache.disk?.close()
+        return result
+    }
+
+    /// Looks for the stored run of `run` in a new connection to `store` and writes it.
+    static func writeStored(_ run: ManifestRun, store: URL) throws -> ManifestRunResult? {
+        let disk = try DiskCache(at: store)
+        defer { try? disk.close() }
+        return run.storedRun(in: disk)?.write(jobs: 2)
+    }
+
+    @Test(arguments: ExportFormat.allCases.filter { ![.pdf, .svg].contains($0) })
+    func aRunIntoAFreshFolderIsWrittenFromTheRecordByteForByte(format: ExportFormat) throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try Self.writeProject(in: fixture)
+        let store = fixture.folder.appendingPathComponent("renders.sqlite")
+        let cold = fixture.folder.appendingPathComponent("cold"), fresh = fixture.folder.appendingPathComponent("fresh")
+
+        let first = try Self.render(Self.run(manifest, into: cold, format: format), store: store)
+        #expect(first.summary.failed == 0 && first.summary.fellBack > 0 && first.summary.drawn > 0)
+        let written = try #require(try Self.writeStored(Self.run(manifest, into: fresh, format: format), store: store))
+        #expect(written.summary.drawn == 0 && written.summary.failed == 0)
+        #expect(written.summary.total == first.summary.total && written.summary.fellBack == first.summary.fellBack)
+        #expect(written.files == first.files)
+        #expect(try BatchFreshFolderTests.contents(of: fresh) == BatchFreshFolderTests.contents(of: cold))
+        // The folder is then up to date by its own record, and its index knows every output.
+        #expect(Self.run(manifest, into: fresh, format: format).upToDateResult()?.summary.total == first.summary.total)
+    }
+
+    @Test func aFreshCheckoutElsewhereFindsTheRecordAndAChangedInputDoesNot() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try Self.writeProject(in: fixture, under: "checkout-1")
+        let store = fixture.folder.appendingPathComponent("renders.sqlite")
+        _ = try Self.render(Self.run(manifest, into: fixture.folder.appendingPathComponent("cold")), store: store)
+
+        // Another checkout at another path: every file new, the same bytes.
+        let elsewhere = try Self.writeProject(in: fixture, under: "checkout-2")
+        let copied = try Self.writeStored(Self.run(elsewhere, into: fixture.folder.appendingPathComponent("fresh")), store: store)
+        #expect(copied?.summary.drawn == 0)
+
+        let disk = try DiskCache(at: store)
+        defer { try? disk.close() }
+        let probe = Self.run(elsewhere, into: fixture.folder.appendingPathComponent("probe"))
+        // An SVG that changes, one that is added to the folder an `svgs:` entry lists, and the
+        // manifest itself: each makes the record another run's.
+        try fixture.writeSVG("checkout-2/icons/star.svg", color: "red")
+        #expect(probe.storedRun(in: disk) == nil)
+        try fixture.writeSVG("checkout-2/icons/star.svg", color: "gold")
+        #expect(probe.storedRun(in: disk) != nil, "the same bytes again, with new times, match")
+        try fixture.writeSVG("checkout-2/icons/new.svg")
+        #expect(probe.storedRun(in: disk) == nil)
+        try FileManager.default.removeItem(at: fixture.folder.appendingPathComponent("checkout-2/icons/new.svg"))
+        try fixture.write(Self.manifest + "\n# a comment\n", to: "checkout-2/assets.yaml")
+        #expect(probe.storedRun(in: disk) == nil)
+        // Other options are another run.
+        try fixture.write(Self.manifest, to: "checkout-2/assets.yaml")
+        #expect(probe.storedRun(in: disk) != nil)
+        #expect(Self.run(elsewhere, into: probe.outputDirectory, format: .xcassets).storedRun(in: disk) == nil)
+        var sharded = probe
+        sharded.shard = try Shard(parsing: "0/2")
+        #expect(sharded.storedRun(in: disk) == nil)
+        var withSheet = probe
+        withSheet.contactSheet = fixture.folder.appendingPathComponent("sheet.png")
+        #expect(withSheet.storedRun(in: disk) == nil)
+    }
+
+    @Test func anEntryGoneOrDamagedIsDrawnAgainNotCopied() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try Self.writeProject(in: fixture)
+        let store = fixture.folder.appendingPathComponent("renders.sqlite")
+        let cold = fixture.folder.appendingPathComponent("cold")
+        _ = try Self.render(Self.run(manifest, into: cold), store: store)
+        let expected = try BatchFreshFolderTests.contents(of: cold)
+
+        // One entry removed, another's bytes garbled behind its checksum.
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM entries WHERE id = (SELECT min(id) FROM entries WHERE png_encoding IS NOT NULL)")
+            try db.execute(sql: """
+                UPDATE entries SET png = zeroblob(length(png))
+                WHERE id = (SELECT max(id) FROM entries WHERE png_encoding IS NOT NULL)
+                """)
+        }
+        try queue.close()
+
+        let fresh = fixture.folder.appendingPathComponent("fresh")
+        let run = Self.run(manifest, into: fresh)
+        #expect(try Self.writeStored(run, store: store) == nil, "the store misses an output's bytes")
+        // Rendered as usual: what is missing is drawn, and the folder holds what a cold run wrote.
+        let redrawn = try Self.render(run, store: store)
+        #expect(redrawn.summary.drawn >= 1 && redrawn.summary.failed == 0)
+        #expect(try BatchFreshFolderTests.contents(of: fresh) == expected)
+        // That run left a whole record again.
+        let again = fixture.folder.appendingPathComponent("again")
+        #expect(try Self.writeStored(Self.run(manifest, into: again), store: store)?.summary.drawn == 0)
+        #expect(try BatchFreshFolderTests.contents(of: again) == expected)
+    }
+
+    /// Issue 22: a machine whose own store is empty writes a run from the pack another machine's
+    /// identical run left in the shared remote store — one request, byte for byte the same files.
+    @Test func anEmptyStoreWritesTheRunFromTheRemotePack() throws {
+        let server = try NginxServer()
+        defer { server.remove() }
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try Self.writeProject(in: fixture)
+        func machine(_ name: String, url: URL? = nil) throws -> RasterCache {
+            var configuration = RemoteCache.Configuration()
+            configuration.requestTimeout = 2
+            return RasterCache(disk: try DiskCache(at: fixture.folder.appendingPathComponent("\(name).sqlite")),
+                               remote: RemoteCache(url: url ?? server.writable, configuration: configuration),
+                               respondsToMemoryPressure: false)
+        }
+        // The first machine renders, and leaves its record in its store and a pack remotely.
+        let first = try machine("first")
+        let cold = fixture.folder.appendingPathComponent("cold")
+        guard case .ready(let prepared) = try Self.run(manifest, into: cold, format: .ninepatch).prepare() else { return }
+        let result = prepared.render(with: BatchRenderer(rasterizer: Rasterizer(cache: first), jobs: 2))
+        #expect(first.flushUploads(timeout: 10))
+        try first.flush()
+        #expect(result.summary.failed == 0 && (first.remoteStatistics?.uploads ?? 0) > result.summary.drawn)
+
+        let second = try machine("second")
+        let fresh = fixture.folder.appendingPathComponent("fresh")
+        let stored = try #require(Self.run(manifest, into: fresh, format: .ninepatch).storedRun(in: second))
+        #expect(stored.store === second.disk && stored.outputCount == result.summary.total)
+        let written = try #require(stored.write(jobs: 2))
+        #expect(written.summary.drawn == 0 && written.summary.fellBack == result.summary.fellBack)
+        #expect(second.remoteStatistics?.hits == 1, "one request for the whole run")
+        #expect(try BatchFreshFolderTests.contents(of: fresh) == BatchFreshFolderTests.contents(of: cold))
+
+        // A damaged pack (its last byte changed) is refused, counted, and the run renders as usual.
+        let identity = try #require(StoredRunRecord.identity(of: Self.run(manifest, into: fresh, format: .ninepatch),
+                                                             manifest: Data(contentsOf: manifest)))
+        let object = server.store.appendingPathComponent("\(CacheKey.formatVersion)/\(identity.hex)")
+        var bytes = try Data(contentsOf: object)
+        bytes[bytes.count - 1] ^= 0x01
+        try bytes.write(to: object)
+        let third = try machine("third")
+        #expect(Self.run(manifest, into: fixture.folder.appendingPathComponent("third"), format: .ninepatch).storedRun(in: third) == nil)
+        #expect(third.remoteStatistics?.rejected == 1)
+        // A remote that is down costs one refused connection, then nothing is asked.
+        server.stop()
+        let fourth = try machine("fourth")
+        #expect(Self.run(manifest, into: fixture.folder.appendingPathComponent("fourth"), format: .ninepatch).storedRun(in: fourth) == nil)
+        #expect(fourth.remoteStatistics?.errors == 1)
+    }
+
+    @Test func aRecordIsRefusedUnlessWhole() throws {
+        let record = StoredRunRecord(
+            inputs: [.init(path: "icons/star.svg", isFolder: false, digest: StableDigest(high: 1, low: 2)),
+                     .init(path: "icons", isFolder: true, digest: StableDigest(high: 3, low: 4))],
+            files: [("A.xcassets/Contents.json", Data("{}".utf8))],
+            outputs: [("chip.png", .stored(key: StableDigest(high: 5, low: 6), encoding: "png1")),
+                      ("photo.png", .fellBack(Data([0x89, 0x50, 0x4E, 0x47]))),
+                      ("drawable/panel.9.png", .inline(key: StableDigest(high: 7, low: 8), encoding: "png1-9patch1", bytes: Data([1, 2, 3])))])
+        let data = try #require(record.data)
+        #expect(StoredRunRecord(data: data) == record)
+        let text = String(decoding: data, as: UTF8.self)
+        // Cut short, a field too many or too few, a bad digest or Base64, and paths that would
+        // leave the output folder: each refused as a whole.
+        for damaged in [String(text.dropLast(5)), text.replacingOccurrences(of: "end\n", with: ""),
+                        text.replacingOccurrences(of: "png1\tchip.png", with: "png1\tx\tchip.png"),
+                        text.replacingOccurrences(of: "0000000000000005", with: "zzzzzzzzzzzzzzzz"),
+                        text.replacingOccurrences(of: "iVBORw==", with: "%%%"),
+                        text.replacingOccurrences(of: "\tchip.png", with: "\t../chip.png"),
+                        text.replacingOccurrences(of: "\tphoto.png", with: "\t/tmp/photo.png"),
+                        text.replacingOccurrences(of: "\tA.xcassets", with: "\t./A.xcassets"),
+                        text.replacingOccurrences(of: "png1-9patch1\tAQID", with: "png1-9patch1"),
+                        text.replacingOccurrences(of: "\tdrawable/panel", with: "\tdrawable/../../panel"),
+                        "", "# rasterkit stored run v0\nend\n"] {
+            #expect(StoredRunRecord(data: Data(damaged.utf8)) == nil, "accepted: \(damaged)")
+        }
+        // A path or encoding the format cannot hold makes no record at all.
+        var tabbed = record
+        tabbed.outputs[0].path = "chip\t.png"
+        #expect(tabbed.data == nil)
+    }
+
+    @Test func aDamagedRecordInTheStoreIsRemovedAndTheRunRendersAsUsual() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try Self.writeProject(in: fixture)
+        let store = fixture.folder.appendingPathComponent("renders.sqlite")
+        _ = try Self.render(Self.run(manifest, into: fixture.folder.appendingPathComponent("cold")), store: store)
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { try $0.execute(sql: "UPDATE run_records SET body = CAST('garbage' AS BLOB)") }
+        #expect(try Self.writeStored(Self.run(manifest, into: fixture.folder.appendingPathComponent("fresh")), store: store) == nil)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_records") } == 0, "the damaged record is removed")
+        try queue.close()
+    }
+
+    @Test func aRunPackIsVerifiedAgainstItsIdentity() {
+        let identity = StableDigest(high: 9, low: 10), body = Data("a record".utf8)
+        let object = RemoteRunPack.encode(identity: identity, body: body)
+        #expect(RemoteRunPack.decode(object, identity: identity) == body)
+        #expect(RemoteRunPack.decode(object, identity: StableDigest(high: 9, low: 11)) == nil, "another run's pack")
+        #expect(RemoteRunPack.decode(object.dropLast(), identity: identity) == nil, "truncated")
+        #expect(RemoteRunPack.decode(Data(object.prefix(10)), identity: identity) == nil)
+        #expect(RemoteRunPack.decode(Data("RKRUNPK2".utf8) + object.dropFirst(8), identity: identity) == nil)
+    }
+
+    @Test func aFallbackForAReasonThatMayNotRecurIsNotRecorded() {
+        #expect(BatchRunLog.mayNotRecur(RenderError.timeLimitExceeded(seconds: 1)))
+        #expect(BatchRunLog.mayNotRecur(RenderError.memoryBudgetExceeded(requested: 10, budget: 1)))
+        #expect(BatchRunLog.mayNotRecur(RenderError.drawFailed(typeName: "T", key: CacheKey(recorded: StableDigest(high: 0, low: 0)),
+                                                               underlying: RenderError.timeLimitExceeded(seconds: 1))))
+        #expect(!BatchRunLog.mayNotRecur(RenderError.invalidSize(Size(width: -1, height: 1))))
+        let log = BatchRunLog(count: 2)
+        log.noteFallback(at: 1, error: RenderError.timeLimitExceeded(seconds: 1))
+        #expect(log.snapshot[1].fellBack && log.snapshot[1].mayNotRecur && !log.snapshot[0].fellBack)
+    }
+
+    @Test func theBuildIsIdentifiedByItsBuildID() throws {
+        let identity = try #require(BuildIdentity.current)
+        #expect(identity.hasPrefix("build-id ") && identity.count > "build-id ".count + 16)
+        // Notes: a vendor's note first, then GNU's build ID; a truncated one is not read past its end.
+        var notes: [UInt8] = []
+        func note(_ name: String, type: UInt32, _ descriptor: [UInt8]) {
+            let nameBytes = Array(name.utf8) + [0]
+            for value in [UInt32(nameBytes.count), UInt32(descriptor.count), type] { withUnsafeBytes(of: value.littleEndian) { notes += $0 } }
+            notes += nameBytes + Array(repeating: 0, count: (4 - nameBytes.count % 4) % 4)
+            notes += descriptor + Array(repeating: 0, count: (4 - descriptor.count % 4) % 4)
+        }
+        note("Go", type: 4, [1, 2, 3])
+        note("GNU", type: 3, [0xAB, 0xCD, 0xEF, 0x01, 0x23])
+        #expect(notes.withUnsafeBytes { BuildIdentity.gnuBuildID(in: $0) } == [0xAB, 0xCD, 0xEF, 0x01, 0x23])
+        #expect(notes.dropLast(4).withUnsafeBytes { BuildIdentity.gnuBuildID(in: $0) } == nil)
+    }
+}
