@@ -10,26 +10,10 @@ import RasterKitRemoteCache
 /// loading the manifest — byte for byte what a cold run writes, and never from a record that no
 /// longer describes the inputs or from bytes the store no longer holds.
 @Suite struct StoredRunTests {
-    /// A project: a manifest naming an SVG, a PNG that cannot be decoded (so one component falls
-    /// back), and a folder of SVGs rendered like `rasterkit svg`.
-    static let manifest = """
-        components:
-          chip:
-            sizes: ["60x24"]
-            scales: [1, 2]
-            states:
-              normal: {fill: "#2F6FEB"}
-              pressed: {fill: "#1F54C4"}
-            layers:
-              - roundedRect: {radius: 6, fill: "$fill"}
-              - svg: {frame: [4, 4, 16, 16], file: icons/star.svg, tint: white}
-          panel:
-            sizes: ["80x40"]
-            scales: [1, 2]
-            caps: {top: 8, left: 8, bottom: 8, right: 8}
-            states: {plain: {}}
-            layers:
-              - roundedRect: {radius: 8, fill: "#F1F5F9", stroke: {color: "#94A3B8", width: 1}}
+    /// A project: the fresh-folder tests' components, one whose PNG cannot be decoded (so it
+    /// falls back), and a folder of SVGs rendered like `rasterkit svg`.
+    static let manifest = BatchFreshFolderTests.manifest + """
+
           photo:
             sizes: ["24x24"]
             states: {broken: {}}
