@@ -74,7 +74,18 @@ struct CacheOptions: ParsableArguments {
     /// Whether a run will probably draw most of its outputs: without a store, or with a store
     /// that does not exist yet (a first run).
     var isLikelyToDraw: Bool {
-        noCache || !FileManager.default.fileExists(atPath: cache ?? DiskCache.defaultURL.path)
+        noCache || !storeExists
+    }
+
+    /// Whether the disk store's file exists.
+    private var storeExists: Bool { FileManager.default.fileExists(atPath: cache ?? DiskCache.defaultURL.path) }
+
+    /// The cache a batch looks for the record of an identical run in before loading anything
+    /// (``makeCache(memoryLimit:)``), when there can be one: the disk store exists, or a remote
+    /// store is given. Nil otherwise, so a run whose manifest turns out broken creates no store.
+    func makeCacheForStoredRuns() -> RasterCache? {
+        guard !noCache, storeExists || remoteURL != nil else { return nil }
+        return makeCache()
     }
 
     /// Whether outputs already written and unchanged may be left alone.

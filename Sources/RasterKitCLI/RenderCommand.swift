@@ -105,7 +105,7 @@ struct RenderCommand: ParsableCommand {
         // An identical run recorded in the store (a CI job on a fresh checkout with the store
         // restored), or shared as a pack through the remote store, is written from there
         // without loading the manifest.
-        let cache = contactSheet == nil && !caching.noCache ? caching.makeCache() : nil
+        let cache = contactSheet == nil ? caching.makeCacheForStoredRuns() : nil
         if let cache, let stored = run.storedRun(in: cache) {
             do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
             let progress = ProgressBar(style: .forStandardError(silent: json))

@@ -245,6 +245,10 @@ import RasterKit
         ])
         #expect(!FileManager.default.fileExists(atPath: workspace.path("out")), "not even the output folder")
 
+        // With a store that does not exist yet, it is not created either.
+        let withStore = try workspace.render(["--cache", workspace.path("new.sqlite")])
+        #expect(withStore.status == 2 && !FileManager.default.fileExists(atPath: workspace.path("new.sqlite")))
+
         let json = try workspace.render(["--no-cache", "--json"])
         #expect(json.status == 2)
         let problems = try #require(try json.json()["problems"] as? [[String: Any]])
