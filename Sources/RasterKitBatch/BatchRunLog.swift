@@ -8,8 +8,9 @@ final class BatchRunLog: Sendable {
         var key: StableDigest?
         /// Written with the fallback's image.
         var fellBack = false
-        /// The primary failed for a reason that may not recur (a time or memory limit, cairo
-        /// running out of memory): such a run is not recorded, so the next one tries again.
+        /// The primary failed for a reason that may not recur, or that depends on the limits the
+        /// run was given rather than on its inputs (a time, memory or size limit; cairo, libpng or
+        /// librsvg running out of memory): such a run is not recorded, so the next one tries again.
         var mayNotRecur = false
     }
 
@@ -34,11 +35,14 @@ final class BatchRunLog: Sendable {
 
     var snapshot: [Entry] { entries.withLock { $0 } }
 
-    /// Whether `error` depends on the moment rather than the input's bytes.
+    /// Whether `error` depends on the moment or the run's limits rather than the input's bytes.
     static func mayNotRecur(_ error: any Error) -> Bool {
         switch error {
         case RenderError.drawFailed(_, _, let underlying): mayNotRecur(underlying)
-        case RenderError.timeLimitExceeded, RenderError.memoryBudgetExceeded, RenderError.cairo: true
+        case RenderError.timeLimitExceeded, RenderError.memoryBudgetExceeded, RenderError.cairo,
+             RenderError.surfaceTooLarge, RenderError.limitExceeded: true
+        case PNGError.tooLarge, PNGError.outOfMemory: true
+        case SVGError.overLimit, SVGError.renderFailed: true
         default: false
         }
     }

@@ -117,12 +117,9 @@ public struct PreparedManifestRun: Sendable {
         // The store's record lets the next identical run, into any folder, copy every output;
         // the remote store's pack of it, a machine whose own store is empty.
         if let log, summary.failed == 0, let cache = renderer.rasterizer?.cache, let store = cache.disk,
-           let (identity, record) = StoredRunRecord.of(run, plan: plan, log: log.snapshot), let data = record.data {
+           let (identity, record) = StoredRunRecord.of(run, plan: plan, log: log.snapshot, store: store), let data = record.data {
             store.keepRunRecord(data, for: identity)
-            if cache.hasRemote {
-                try? store.flush()
-                if let pack = record.packed(from: store)?.data { cache.storeRemoteRunPack(pack, for: identity) }
-            }
+            if cache.hasRemote, let pack = record.packed(from: store)?.data { cache.storeRemoteRunPack(pack, for: identity) }
         }
         var result = ManifestRunResult(summary: summary, files: plan.files.count)
         if let destination = run.contactSheet, let previews {

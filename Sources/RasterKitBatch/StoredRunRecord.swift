@@ -39,9 +39,10 @@ struct StoredRunRecord: Equatable {
     /// Every image written, by relative path.
     var outputs: [(path: String, content: Content)] = []
 
-    /// The most output bytes a run pack carries: in Base64, with the record, it stays under the
-    /// 64 MiB a remote store's answer may have (`RemoteCache.Configuration.maximumObjectBytes`).
-    static let packByteLimit = 40 << 20
+    /// The most output bytes a run pack carries. A pack is fetched and stored in one request under
+    /// the remote store's request timeout (1 s by default), which a larger one could outlast on
+    /// a slow link; larger runs are shared render by render.
+    static let packByteLimit = 8 << 20
 
     /// This record with every stored output's bytes in it, read from `store`; nil when the store
     /// no longer holds some of them, or they add up to more than ``packByteLimit``.
@@ -49,7 +50,10 @@ struct StoredRunRecord: Equatable {
         var packed = self
         var total = 0
         for index in packed.outputs.indices {
-            if case .fellBack(let bytes) = packed.outputs[index].content { total += bytes.count }
+            switch packed.outputs[index].content {
+            case .fellBack(let bytes), .inline(_, _, let bytes): total += bytes.count
+            case .stored: break
+            }
             guard case let .stored(key, encoding) = packed.outputs[index].content else { continue }
             guard let bytes = store.encodedOutput(forDigest: key, encoding: encoding) else { return nil }
             total += bytes.count
@@ -73,9 +77,18 @@ struct StoredRunRecord: Equatable {
         guard let build = BuildIdentity.current else { return nil }
         var hasher = SipHash128()
         let svgKey = SVGBatch.parameterStamp(size: 1, scale: 1, contentMode: .stretch, tint: nil)
+        // The libraries are loaded at run time: an upgraded libwebp or cairo under the same build
+        // writes other bytes.
+        let libraries = RenderEnvironment.libraryVersions().sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            + ["libwebp \(WebPBatchEncoder.libraryVersion)"]
+        // The memory budget and time limit depend on the machine and its load, not on what the
+        // manifest makes: runs that hit them leave no record (see `BatchRunLog.mayNotRecur`).
+        var limits = run.loadingLimits
+        limits.memoryBudget = nil
+        limits.timeLimit = nil
         let parts = [header, build, svgKey, run.format.map { "\($0)" } ?? "own formats", "shard \(run.shard)",
-                     run.webpQuality.map { "webp q\($0)" } ?? "webp lossless", "\(run.loadingLimits)",
-                     run.manifest.lastPathComponent]
+                     run.webpQuality.map { "webp q\($0)" } ?? "webp lossless", "\(limits)",
+                     run.manifest.lastPathComponent] + libraries
         for part in parts { write(part, to: &hasher) }
         manifest.withUnsafeBytes { hasher.write($0) }
         hasher.write(UInt64(manifest.count))
@@ -105,8 +118,9 @@ struct StoredRunRecord: Equatable {
         return hasher.finalize()
     }
 
-    /// The names of the folder's entries, sorted (their kinds are not portable: some file systems
-    /// do not report them).
+    /// The folder's entries, sorted, each as its kind with links followed (file, folder, other,
+    /// or missing for a dangling link) and its name: a link whose target appears, or a file
+    /// that becomes a folder, changes what a walk of the folder finds.
     private static func folderEntries(_ path: String) -> [String]? {
         guard let folder = opendir(path) else { return nil }
         defer { closedir(folder) }
@@ -114,7 +128,10 @@ struct StoredRunRecord: Equatable {
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
-            entries.append(name)
+            var info = stat()
+            let kind = stat(path + "/" + name, &info) != 0 ? "missing"
+                : (info.st_mode & S_IFMT) == S_IFREG ? "file" : (info.st_mode & S_IFMT) == S_IFDIR ? "folder" : "other"
+            entries.append(kind + " " + name)
         }
         return entries.sorted()
     }
@@ -136,9 +153,18 @@ struct StoredRunRecord: Equatable {
         path.hasPrefix("/") ? path : directory + "/" + path
     }
 
-    /// `path` relative to `directory` when inside it, else as it is.
-    static func relative(_ path: String, to directory: String) -> String {
-        path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
+    /// `path` relative to `directory`, climbing out of it with `..` where needed, so that another
+    /// checkout at another path reads its own files; as it is when `manifest` names it as it is
+    /// (an absolute path in the manifest reads that very file wherever the manifest is).
+    static func relative(_ path: String, to directory: String, manifest: String) -> String {
+        guard !manifest.contains(path) else { return path }
+        let from = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        let to = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        var common = 0
+        while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
+        guard common > 0 else { return path }
+        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     // MARK: Bytes
@@ -180,8 +206,8 @@ struct StoredRunRecord: Equatable {
         for fields in lines {
             switch (fields.first, fields.count) {
             case ("input", 4):
-                guard fields[1] == "file" || fields[1] == "folder", let digest = StableDigest(hex: fields[2]),
-                      !fields[3].isEmpty else { return nil }
+                guard inputs.count < Self.inputLimit, fields[1] == "file" || fields[1] == "folder",
+                      let digest = StableDigest(hex: fields[2]), !fields[3].isEmpty else { return nil }
                 inputs.append(Input(path: fields[3], isFolder: fields[1] == "folder", digest: digest))
             case ("file", 3):
                 guard let contents = Data(base64Encoded: fields[1]), Self.isOutputPath(fields[2]) else { return nil }
@@ -201,6 +227,10 @@ struct StoredRunRecord: Equatable {
             }
         }
     }
+
+    /// The most inputs a record lists: each is read to check it, so a damaged or forged record
+    /// must not list millions.
+    static let inputLimit = 65_536
 
     /// Whether `path` stays inside the output folder (see ``OutputPath``): a damaged or forged
     /// store must never make a run write elsewhere.

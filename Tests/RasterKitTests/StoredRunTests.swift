@@ -11,7 +11,8 @@ import RasterKitRemoteCache
 /// longer describes the inputs or from bytes the store no longer holds.
 @Suite struct StoredRunTests {
     /// A project: the fresh-folder tests' components, one whose PNG cannot be decoded (so it
-    /// falls back), and a folder of SVGs rendered like `rasterkit svg`.
+    /// falls back), one with a fallback it never needs (the pair is never stored: its file's
+    /// bytes are carried in the record), and a folder of SVGs rendered like `rasterkit svg`.
     static let manifest = BatchFreshFolderTests.manifest + """
 
           photo:
@@ -19,6 +20,12 @@ import RasterKitRemoteCache
             states: {broken: {}}
             layers:
               - image: {file: photos/cut.png}
+            fallback: chip
+          badge:
+            sizes: ["16x16"]
+            states: {plain: {}}
+            layers:
+              - rect: {fill: "#D93B3B"}
             fallback: chip
         svgs:
           - input: icons
@@ -118,6 +125,39 @@ import RasterKitRemoteCache
         var withSheet = probe
         withSheet.contactSheet = fixture.folder.appendingPathComponent("sheet.png")
         #expect(withSheet.storedRun(in: disk) == nil)
+    }
+
+    /// Inputs outside the manifest's folder are recorded relative to it, so each checkout checks
+    /// its own; a link in an `svgs:` folder whose target appears is a change.
+    @Test func inputsOutsideTheManifestsFolderAreCheckedInEachCheckout() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = "svgs:\n  - input: ../design/icons\n    sizes: [16]\n    out: icons\n"
+        for checkout in ["one", "two"] {
+            try fixture.writeSVG("\(checkout)/design/icons/star.svg", color: "gold")
+            try fixture.write(manifest, to: "\(checkout)/assets/assets.yaml")
+            try FileManager.default.createSymbolicLink(atPath: fixture.folder.path + "/\(checkout)/design/icons/late.svg",
+                                                       withDestinationPath: "../late.svg")
+        }
+        let store = fixture.folder.appendingPathComponent("renders.sqlite")
+        // Relative to a base folder, as `rasterkit render assets.yaml` makes it (against the
+        // working directory, which tests running in parallel must not change).
+        let relative = URL(fileURLWithPath: "assets.yaml", relativeTo: fixture.folder.appendingPathComponent("one/assets"))
+        _ = try Self.render(Self.run(relative, into: fixture.folder.appendingPathComponent("cold")), store: store)
+
+        let disk = try DiskCache(at: store)
+        defer { try? disk.close() }
+        let two = Self.run(fixture.folder.appendingPathComponent("two/assets/assets.yaml"), into: fixture.folder.appendingPathComponent("fresh"))
+        #expect(two.storedRun(in: disk) != nil)
+        let identity = try #require(StoredRunRecord.identity(of: two, manifest: Data(manifest.utf8)))
+        let record = try #require(disk.runRecord(for: identity).flatMap { StoredRunRecord(data: $0) })
+        #expect(record.inputs.map(\.path).contains("../design/icons"))
+        try fixture.writeSVG("two/design/icons/star.svg", color: "red")
+        #expect(two.storedRun(in: disk) == nil, "the second checkout's own icon changed")
+        try fixture.writeSVG("two/design/icons/star.svg", color: "gold")
+        #expect(two.storedRun(in: disk) != nil)
+        try fixture.writeSVG("two/design/late.svg")
+        #expect(two.storedRun(in: disk) == nil, "the link's target appeared: a walk now finds it")
     }
 
     @Test func anEntryGoneOrDamagedIsDrawnAgainNotCopied() throws {
@@ -262,7 +302,10 @@ import RasterKitRemoteCache
         #expect(BatchRunLog.mayNotRecur(RenderError.memoryBudgetExceeded(requested: 10, budget: 1)))
         #expect(BatchRunLog.mayNotRecur(RenderError.drawFailed(typeName: "T", key: CacheKey(recorded: StableDigest(high: 0, low: 0)),
                                                                underlying: RenderError.timeLimitExceeded(seconds: 1))))
+        #expect(BatchRunLog.mayNotRecur(PNGError.tooLarge(width: 9, height: 9, limits: PixelLimits())))
         #expect(!BatchRunLog.mayNotRecur(RenderError.invalidSize(Size(width: -1, height: 1))))
+        #expect(BatchRunLog.mayNotRecur(PNGError.outOfMemory))
+        #expect(BatchRunLog.mayNotRecur(SVGError.overLimit(what: "text", limit: 1, unit: "characters", source: nil)))
         let log = BatchRunLog(count: 2)
         log.noteFallback(at: 1, error: RenderError.timeLimitExceeded(seconds: 1))
         #expect(log.snapshot[1].fellBack && log.snapshot[1].mayNotRecur && !log.snapshot[0].fellBack)

@@ -52,7 +52,7 @@ extension DiskCache {
         }
     }
 
-    /// Removes the record of `identity`: it names bytes the store no longer holds, or is damaged.
+    /// Removes the record of `identity`: it is damaged, or not a record this build can read.
     package func forgetRunRecord(_ identity: StableDigest) {
         guard !isClosed.withLock({ $0 }) else { return }
         try? store.removeRunRecord(identity)

@@ -59,7 +59,9 @@ extension RemoteTier {
     }
 
     /// Stores the run pack `body` under `identity`, now (a run leaves it as it ends, once); a
-    /// failure is counted and told to the circuit breaker, never thrown.
+    /// failure is counted, never thrown. It is not told to the circuit breaker: a pack is larger
+    /// than a render, and a pack that could not go up in time must not stop the run's renders
+    /// from going up.
     func storeRunPack(_ body: Data, for identity: StableDigest) {
         guard !counters.withLock({ $0.isReadOnly }), breaker.mayAsk() else {
             counters.withLock { $0.uploadsDropped += 1 }
@@ -74,7 +76,6 @@ extension RemoteTier {
             counters.withLock { $0.uploadErrors += 1; $0.isReadOnly = true }
         case _?:
             counters.withLock { $0.uploadErrors += 1 }
-            breaker.recordFailure()
         }
     }
 }

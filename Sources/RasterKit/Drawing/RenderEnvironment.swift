@@ -18,6 +18,10 @@ package struct RenderEnvironment: Codable, Hashable, Sendable {
         self.fonts = fonts
     }
 
+    /// The versions of the C libraries that draw and encode pixels, as loaded in this process
+    /// (cheap: no font is looked up).
+    package static func libraryVersions() -> [String: String] { LibraryVersions.all() }
+
     /// This process's environment: the libraries loaded and the fonts `FontLibrary` uses now.
     package static func current() -> RenderEnvironment {
         RenderEnvironment(libraries: LibraryVersions.all(), fonts: FontLibrary.fontFilesInUse())
