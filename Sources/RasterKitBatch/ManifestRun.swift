@@ -119,7 +119,7 @@ public struct PreparedManifestRun: Sendable {
         if let log, summary.failed == 0, let cache = renderer.rasterizer?.cache, let store = cache.disk,
            let (identity, record) = StoredRunRecord.of(run, plan: plan, log: log.snapshot, store: store), let data = record.data {
             store.keepRunRecord(data, for: identity)
-            if cache.hasRemote, let pack = record.packed(from: store)?.data { cache.storeRemoteRunPack(pack, for: identity) }
+            if cache.remoteTakesUploads, let pack = record.packed(from: store)?.data { cache.storeRemoteRunPack(pack, for: identity) }
         }
         var result = ManifestRunResult(summary: summary, files: plan.files.count)
         if let destination = run.contactSheet, let previews {

@@ -28,7 +28,7 @@ extension StoredRunRecord {
                 continue
             }
             guard let key = entry.key ?? (try? output.renderKey?())?.value else { return nil }
-            if store.encodedOutput(forDigest: key, encoding: encoder.identifier) != nil {
+            if store.holdsEncodedOutput(forDigest: key, encoding: encoder.identifier) {
                 outputs.append((output.path, .stored(key: key, encoding: encoder.identifier)))
             } else {
                 guard let bytes = try? FileReader.read(folder + "/" + output.path, limit: recordByteLimit) else { return nil }

@@ -62,6 +62,14 @@ extension DiskCache {
         DiskCacheChecksum.of(digest: identity, encoding: "run-record", bytes: body)
     }
 
+    /// Whether the store holds, committed, the bytes a batch wrote for the render of `digest` with
+    /// the encoder named `encoding` — without reading them (a run checks this for every output
+    /// before recording it). Flush first for what this process has just kept.
+    package func holdsEncodedOutput(forDigest digest: StableDigest, encoding: String) -> Bool {
+        guard !isClosed.withLock({ $0 }) else { return false }
+        return (try? store.holdsEncodedOutput(for: digest, encoding: encoding, now: options.clock())) ?? false
+    }
+
     /// What a batch wrote for the render whose key digest is `digest` with the encoder named
     /// `encoding` (see ``encodedOutput(for:encoding:)``), for a caller that has the digest from a
     /// run record rather than a component.

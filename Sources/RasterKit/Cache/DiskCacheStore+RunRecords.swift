@@ -26,6 +26,18 @@ extension DiskCacheStore {
         }
     }
 
+    /// Whether the entry of `digest` is stored, unexpired, with bytes for `encoding` (its own PNG,
+    /// or bytes kept beside it); their checksum is checked when they are read.
+    func holdsEncodedOutput(for digest: StableDigest, encoding: String, now: Double) throws -> Bool {
+        try reading { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT 1 FROM entries WHERE id = ?1 AND digest = ?2 AND expires_at > ?3
+                AND (png_encoding = ?4 OR EXISTS (SELECT 1 FROM encoded_outputs WHERE entry_id = ?1 AND encoding = ?4))
+                """)
+            return try Int.fetchOne(statement, arguments: [digest.storedID, digest.storedBytes, now, encoding]) != nil
+        }
+    }
+
     /// Notes that the record of `digest` was used at `now`, so pruning keeps it.
     func touchRunRecord(_ digest: StableDigest, now: Double) throws {
         try writing { db in

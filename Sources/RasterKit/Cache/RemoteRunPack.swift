@@ -95,4 +95,11 @@ extension RasterCache {
 
     /// Whether a remote store is configured.
     package var hasRemote: Bool { remoteTier != nil }
+
+    /// Whether the remote store would be asked now: configured, its circuit breaker closed, and
+    /// (for uploads) not found read-only. A run makes its pack only then.
+    package var remoteTakesUploads: Bool {
+        guard let remoteTier else { return false }
+        return !remoteTier.breaker.isOpen && !remoteTier.counters.withLock { $0.isReadOnly }
+    }
 }
