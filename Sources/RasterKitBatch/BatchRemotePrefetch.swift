@@ -25,8 +25,11 @@ final class BatchRemotePrefetch: Sendable {
     static func start(_ outputs: [BatchOutput], order: [[Int]], index: BatchOutputIndex?,
                       source: LazyRasterizer) -> BatchRemotePrefetch? {
         let sequence = order.lazy.flatMap { $0 }.map { outputs[$0] }
+        // A remote that is failing (its breaker open, say after the run's pack lookup was
+        // refused) is not walked for: the walk's keys and disk checks would only take processor
+        // time and store connections from the workers.
         guard let first = sequence.firstIndex(where: { key(of: $0, index: index) != nil }),
-              let cache = try? source.get().cache, cache.remote != nil else { return nil }
+              let cache = try? source.get().cache, cache.isAskingRemote else { return nil }
         // From here, a worker's lookup that runs ahead of the walk is not fetched again.
         cache.beginRemotePrefetch()
         let prefetch = BatchRemotePrefetch(source: source)

@@ -198,34 +198,62 @@ struct StoredRunRecord: Equatable {
         return Data(text.utf8)
     }
 
-    /// The record `data` holds; nil for anything but a whole, well-formed record.
+    /// The record `data` holds; nil for anything but a whole, well-formed record. Read as bytes,
+    /// with only the short fields made into strings: a run pack holds megabytes of Base64, which
+    /// is decoded straight from its bytes.
     init?(data: Data) {
-        var lines = TabSeparated.lines(of: data)
-        guard lines.first == [Self.header], lines.last == [""], lines.dropLast().last == ["end"] else { return nil }
-        lines = Array(lines.dropFirst().dropLast(2))
-        for fields in lines {
-            switch (fields.first, fields.count) {
-            case ("input", 4):
-                guard inputs.count < Self.inputLimit, fields[1] == "file" || fields[1] == "folder",
-                      let digest = StableDigest(hex: fields[2]), !fields[3].isEmpty else { return nil }
-                inputs.append(Input(path: fields[3], isFolder: fields[1] == "folder", digest: digest))
-            case ("file", 3):
-                guard let contents = Data(base64Encoded: fields[1]), Self.isOutputPath(fields[2]) else { return nil }
-                files.append((fields[2], contents))
-            case ("output", 4):
-                guard let key = StableDigest(hex: fields[1]), !fields[2].isEmpty, Self.isOutputPath(fields[3]) else { return nil }
-                outputs.append((fields[3], .stored(key: key, encoding: fields[2])))
-            case ("fallback", 3):
-                guard let bytes = Data(base64Encoded: fields[1]), Self.isOutputPath(fields[2]) else { return nil }
-                outputs.append((fields[2], .fellBack(bytes)))
-            case ("bytes", 5):
-                guard let key = StableDigest(hex: fields[1]), !fields[2].isEmpty, let bytes = Data(base64Encoded: fields[3]),
-                      Self.isOutputPath(fields[4]) else { return nil }
-                outputs.append((fields[4], .inline(key: key, encoding: fields[2], bytes: bytes)))
-            default:
-                return nil
+        let parsed: Bool = data.withUnsafeBytes { buffer in
+            var lines = buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            guard let first = lines.first, Self.text(first) == Self.header, lines.last?.isEmpty == true,
+                  lines.count >= 3, Self.text(lines[lines.count - 2]) == "end" else { return false }
+            lines = Array(lines.dropFirst().dropLast(2))
+            for line in lines {
+                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+                guard let kind = fields.first.map(Self.text), parseLine(kind: kind, fields) else { return false }
             }
+            return true
         }
+        guard parsed else { return nil }
+    }
+
+    /// Adds the line of `kind` with `fields` (the kind first); false when it is not well formed.
+    private mutating func parseLine(kind: String, _ fields: [Slice<UnsafeRawBufferPointer>]) -> Bool {
+        let text = Self.text, bytes = Self.base64
+        switch (kind, fields.count) {
+        case ("input", 4):
+            let isFolder = text(fields[1]) == "folder", path = text(fields[3])
+            guard inputs.count < Self.inputLimit, isFolder || text(fields[1]) == "file",
+                  let digest = StableDigest(hex: text(fields[2])), !path.isEmpty else { return false }
+            inputs.append(Input(path: path, isFolder: isFolder, digest: digest))
+        case ("file", 3):
+            let path = text(fields[2])
+            guard let contents = bytes(fields[1]), Self.isOutputPath(path) else { return false }
+            files.append((path, contents))
+        case ("output", 4):
+            let encoding = text(fields[2]), path = text(fields[3])
+            guard let key = StableDigest(hex: text(fields[1])), !encoding.isEmpty, Self.isOutputPath(path) else { return false }
+            outputs.append((path, .stored(key: key, encoding: encoding)))
+        case ("fallback", 3):
+            let path = text(fields[2])
+            guard let contents = bytes(fields[1]), Self.isOutputPath(path) else { return false }
+            outputs.append((path, .fellBack(contents)))
+        case ("bytes", 5):
+            let encoding = text(fields[2]), path = text(fields[4])
+            guard let key = StableDigest(hex: text(fields[1])), !encoding.isEmpty, let contents = bytes(fields[3]),
+                  Self.isOutputPath(path) else { return false }
+            outputs.append((path, .inline(key: key, encoding: encoding, bytes: contents)))
+        default:
+            return false
+        }
+        return true
+    }
+
+    private static func text(_ field: Slice<UnsafeRawBufferPointer>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: field), as: UTF8.self)
+    }
+
+    private static func base64(_ field: Slice<UnsafeRawBufferPointer>) -> Data? {
+        Data(base64Encoded: Data(UnsafeRawBufferPointer(rebasing: field)))
     }
 
     /// The most inputs a record lists: each is read to check it, so a damaged or forged record

@@ -105,7 +105,8 @@ public final class RasterCache: Sendable {
     /// Returns once they are queued; nothing without a remote store. Call
     /// ``endRemotePrefetch()`` when the run is over.
     package func prefetchFromRemote(_ keys: some Sequence<CacheKey>) {
-        guard let remoteTier else { return }
+        // While the store is failing nothing is fetched ahead, so nothing is looked up for it.
+        guard let remoteTier, !remoteTier.breaker.isOpen else { return }
         let wanted = keys.filter { !memory.contains($0) && !(disk?.contains($0) ?? false) }.map(\.value)
         if !wanted.isEmpty { remoteTier.prefetch(wanted) }
     }

@@ -96,6 +96,13 @@ extension RasterCache {
     /// Whether a remote store is configured.
     package var hasRemote: Bool { remoteTier != nil }
 
+    /// Whether the remote store is asked now: configured, and its circuit breaker closed (a
+    /// store that failed is not asked until the breaker lets a probe through).
+    package var isAskingRemote: Bool {
+        guard let remoteTier else { return false }
+        return !remoteTier.breaker.isOpen
+    }
+
     /// Whether the remote store would be asked now: configured, its circuit breaker closed, and
     /// (for uploads) not found read-only. A run makes its pack only then.
     package var remoteTakesUploads: Bool {
