@@ -45,10 +45,7 @@ extension BatchRenderer {
             }
         }
         var summary = run(plan.outputs, into: directory, progress: progress, previews: previews, log: log)
-        guard !failures.isEmpty else { return summary }
-        summary.total += failures.count
-        summary.failed += failures.count
-        summary.failures = (summary.failures + failures).sorted { ($0.output, $0.file) < ($1.output, $1.file) }
+        summary.add(fileFailures: failures)
         return summary
     }
 }

@@ -124,3 +124,14 @@ public struct BatchProgress: Hashable, Sendable {
     /// 0...1.
     public var fractionDone: Double { total > 0 ? Double(done) / Double(total) : 1 }
 }
+
+extension BatchSummary {
+    /// Adds `failures` of files written beside the images (catalogs' `Contents.json`), which
+    /// count in the total and among the failures, in the summary's order.
+    mutating func add(fileFailures failures: [Failure]) {
+        guard !failures.isEmpty else { return }
+        total += failures.count
+        failed += failures.count
+        self.failures = (self.failures + failures).sorted { ($0.output, $0.file) < ($1.output, $1.file) }
+    }
+}

@@ -35,10 +35,13 @@ package struct ManifestRunRecord: Equatable {
     /// PNG encoder versions). Nil when the program's file cannot be found.
     package static func invocation(manifest: URL, format: ExportFormat?, shard: Shard, webpQuality: Int? = nil) -> String? {
         guard let program = FileStamp.of("/proc/self/exe", settledFor: -.infinity) else { return nil }
-        let svgKey = SVGBatch.parameterStamp(size: 1, scale: 1, contentMode: .stretch, tint: nil)
-        return [program, svgKey, format.map { "\($0)" } ?? "own formats", "shard \(shard)",
+        return [program, emptySVGKey, format.map { "\($0)" } ?? "own formats", "shard \(shard)",
                 manifest.standardizedFileURL.path, webpQuality.map { "webp q\($0)" } ?? "webp lossless"].joined(separator: " | ")
     }
+
+    /// The key of an empty SVG, which names librsvg's version and the key and PNG encoder
+    /// versions: part of every run's identity, computed once.
+    static let emptySVGKey = SVGBatch.parameterStamp(size: 1, scale: 1, contentMode: .stretch, tint: nil)
 
     /// The record in `directory` when it was made by `invocation` and every input and file it
     /// names is as the run left it; nil otherwise (no record, another run, anything changed,

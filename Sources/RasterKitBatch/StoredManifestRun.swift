@@ -149,11 +149,7 @@ public struct StoredManifestRun: Sendable {
         guard started.started > 0, !missing.load(ordering: .relaxed) else { return nil }
         try? index.save()
         var summary = tally.summary()
-        if !fileFailures.isEmpty {
-            summary.total += fileFailures.count
-            summary.failed += fileFailures.count
-            summary.failures = (summary.failures + fileFailures).sorted { ($0.output, $0.file) < ($1.output, $1.file) }
-        }
+        summary.add(fileFailures: fileFailures)
         if let inputStamps, summary.failed == 0,
            let invocation = ManifestRunRecord.invocation(manifest: run.manifest, format: run.format, shard: run.shard,
                                                          webpQuality: run.webpQuality) {

@@ -76,7 +76,6 @@ struct StoredRunRecord: Equatable {
     static func identity(of run: ManifestRun, manifest: Data) -> StableDigest? {
         guard let build = BuildIdentity.current else { return nil }
         var hasher = SipHash128()
-        let svgKey = SVGBatch.parameterStamp(size: 1, scale: 1, contentMode: .stretch, tint: nil)
         // The libraries are loaded at run time: an upgraded libwebp or cairo under the same build
         // writes other bytes.
         let libraries = RenderEnvironment.libraryVersions().sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -86,7 +85,7 @@ struct StoredRunRecord: Equatable {
         var limits = run.loadingLimits
         limits.memoryBudget = nil
         limits.timeLimit = nil
-        let parts = [header, build, svgKey, run.format.map { "\($0)" } ?? "own formats", "shard \(run.shard)",
+        let parts = [header, build, ManifestRunRecord.emptySVGKey, run.format.map { "\($0)" } ?? "own formats", "shard \(run.shard)",
                      run.webpQuality.map { "webp q\($0)" } ?? "webp lossless", "\(limits)",
                      run.manifest.lastPathComponent] + libraries
         for part in parts { write(part, to: &hasher) }

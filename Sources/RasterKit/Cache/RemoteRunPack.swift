@@ -35,18 +35,8 @@ extension RemoteTier {
     /// The verified body of the run pack stored under `identity`, or nil for a miss, a fault
     /// (counted, and told to the circuit breaker) or an object that fails verification.
     func runPack(for identity: StableDigest) -> Data? {
-        guard breaker.mayAsk() else {
-            counters.withLock { $0.skipped += 1 }
-            return nil
-        }
-        let object: Data?
-        do { object = try store.get(RemoteObjectName(digest: identity)) } catch {
-            breaker.recordFailure()
-            counters.withLock { $0.errors += 1 }
-            return nil
-        }
-        breaker.recordSuccess()
-        guard let object else {
+        guard let answer = ask(RemoteObjectName(digest: identity)) else { return nil }
+        guard let object = answer else {
             counters.withLock { $0.misses += 1 }
             return nil
         }
@@ -106,7 +96,6 @@ extension RasterCache {
     /// Whether the remote store would be asked now: configured, its circuit breaker closed, and
     /// (for uploads) not found read-only. A run makes its pack only then.
     package var remoteTakesUploads: Bool {
-        guard let remoteTier else { return false }
-        return !remoteTier.breaker.isOpen && !remoteTier.counters.withLock { $0.isReadOnly }
+        isAskingRemote && !(remoteTier?.counters.withLock { $0.isReadOnly } ?? true)
     }
 }

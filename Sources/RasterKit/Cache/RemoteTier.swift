@@ -44,18 +44,8 @@ final class RemoteTier: Sendable {
             counters.withLock { $0.errors += 1 }
             return nil
         case .notPrefetched:
-            guard breaker.mayAsk() else {
-                counters.withLock { $0.skipped += 1 }
-                return nil
-            }
-            do {
-                object = try store.get(RemoteObjectName(key: key))
-            } catch {
-                breaker.recordFailure()
-                counters.withLock { $0.errors += 1 }
-                return nil
-            }
-            breaker.recordSuccess()
+            guard let answer = ask(RemoteObjectName(key: key)) else { return nil }
+            object = answer
             if object == nil { prefetcher.recordMiss(key.value) }
         }
         guard let object else {
@@ -68,6 +58,25 @@ final class RemoteTier: Sendable {
             return nil
         }
         return contents
+    }
+
+    /// The store's answer for `name` — the object, or nil when it has none (not counted here) —
+    /// or nil when it was not asked (its breaker open: counted as skipped) or failed (counted,
+    /// and told to the breaker).
+    func ask(_ name: RemoteObjectName) -> Data?? {
+        guard breaker.mayAsk() else {
+            counters.withLock { $0.skipped += 1 }
+            return nil
+        }
+        do {
+            let object = try store.get(name)
+            breaker.recordSuccess()
+            return .some(object)
+        } catch {
+            breaker.recordFailure()
+            counters.withLock { $0.errors += 1 }
+            return nil
+        }
     }
 
     /// The pixels of a verified object, counted as a hit; nil (counted as rejected) when its PNG
