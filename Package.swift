@@ -118,7 +118,12 @@ let package = Package(
                 "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitRemoteCache", "RasterKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // A position-dependent release binary: a batch answered from the store is mostly
+            // process start, and as a PIE this binary has 140,000 relative relocations the loader
+            // applies, copying the pages they touch, before `main`. Debug builds stay PIE, which
+            // the sanitizers need.
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(configuration: .release))]),
         // `rasterkit-assets`, the plugins' tool: links RasterKitBatch alone, so a package that uses the
         // plugins builds neither ArgumentParser nor swift-nio.
         .executableTarget(name: "RasterKitAssetsTool", dependencies: ["RasterKit", "RasterKitBatch"]),

@@ -27,9 +27,11 @@ final class DiskCacheStore: Sendable {
             let inspector = try DatabaseQueue(path: path, configuration: configuration(options, forPool: false))
             defer { try? inspector.close() }
             try inspector.read(DiskCacheSchema.inspect)
-            try inspector.close()
-
+            // The inspector stays open until the pool is: the last connection to close a WAL
+            // database checkpoints it and deletes its `-wal` and `-shm` files (three syncs), which
+            // the pool would then create again (two more), all before the first lookup.
             let pool = try DatabasePool(path: path, configuration: configuration(options, forPool: true))
+            try? inspector.close()
             do {
                 try DiskCacheSchema.migrate(pool)
             } catch {
