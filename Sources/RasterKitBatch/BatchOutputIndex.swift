@@ -76,6 +76,11 @@ final class BatchOutputIndex: Sendable {
         updates.withLock { $0[path] = .some(entry) }
     }
 
+    /// The state of each file this batch recorded, as its writer saw it.
+    func recordedStates() -> [String: FileState] {
+        updates.withLock { updates in updates.compactMapValues { $0?.state } }
+    }
+
     /// Remembers the stamp of the source of `path`, found up to date by its fingerprint.
     func recordSourceStamp(_ path: String, _ sourceStamp: String) {
         guard var entry = previous[path], entry.sourceStamp != sourceStamp else { return }

@@ -84,9 +84,25 @@ public final class BatchRenderer: Sendable {
         run(outputs, into: directory, progress: progress, previews: nil)
     }
 
-    /// ``run(_:into:progress:)``, keeping thumbnails of the outputs `previews` wants.
+    /// ``run(_:into:progress:)``, keeping thumbnails of the outputs `previews` wants. A folder
+    /// that does not exist yet is built beside it under a hidden name and moved into place whole
+    /// (``StagedFolder``): it appears with every output in it or not at all.
     func run(_ outputs: [BatchOutput], into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
              previews: PreviewCollector?, log: BatchRunLog? = nil) -> BatchSummary {
+        guard let staged = StagedFolder.make(for: directory.path) else {
+            return run(outputs, with: FolderWriter(root: directory.path), progress: progress, previews: previews, log: log)
+        }
+        let summary = run(outputs, with: FolderWriter(staged: staged), progress: progress, previews: previews, log: log)
+        if staged.publish() { return summary }
+        // Another run made the folder meanwhile: this one writes into it like any other, now
+        // mostly from the store and from memory.
+        staged.remove()
+        return run(outputs, with: FolderWriter(root: directory.path), progress: progress, previews: previews, log: log)
+    }
+
+    /// Renders every output and writes it with `files`.
+    private func run(_ outputs: [BatchOutput], with files: FolderWriter, progress: (@Sendable (BatchProgress) -> Void)?,
+                     previews: PreviewCollector?, log: BatchRunLog?) -> BatchSummary {
         let clock = ContinuousClock()
         let start = clock.now
         let units = BatchWorkUnits(outputs)
@@ -95,10 +111,9 @@ public final class BatchRenderer: Sendable {
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         }
         for (index, reason) in units.rejected { tally.record(outputs[index], .failure(reason)) }
-        let directoryPath = directory.path
+        let directoryPath = files.root
         Self.sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path))
         let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
-        let files = FolderWriter(root: directoryPath)
 
         let prefetch = BatchRemotePrefetch.start(outputs, order: units.groups, index: index, source: source)
         let next = Atomic<Int>(0)

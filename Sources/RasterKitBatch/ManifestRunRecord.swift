@@ -68,12 +68,15 @@ package struct ManifestRunRecord: Equatable {
     }
 
     /// Records a run that wrote `outputs` (`fellBack` of them with their fallback) and `files`
-    /// from `inputs`, stamped before they were read, when every file is in place.
+    /// from `inputs`, stamped before they were read, when every file is in place. `written`: the
+    /// states the writer saw (from the descriptors it wrote through), which spare a look-up by
+    /// path per file; the others are looked up. Either way the next run compares them with the
+    /// files as they are then.
     static func remember(outputs: [String], files filePaths: [String], inputs: [String: String], fellBack: Int,
-                         invocation: String, in directory: URL) {
+                         invocation: String, in directory: URL, written: [String: FileState] = [:]) {
         var files: [String: FileState] = [:]
         for path in outputs + filePaths {
-            guard let state = FileState(directory.path + "/" + path) else { return }
+            guard let state = written[path] ?? FileState(directory.path + "/" + path) else { return }
             files[path] = state
         }
         let record = ManifestRunRecord(invocation: invocation, outputCount: outputs.count, fellBackCount: fellBack,

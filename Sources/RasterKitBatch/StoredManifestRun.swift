@@ -85,14 +85,57 @@ public struct StoredManifestRun: Sendable {
     /// its checksum): the outputs written so far are correct, and the caller prepares and renders
     /// the run as usual, which draws what is missing. A file that cannot be written is a failure
     /// in the summary, as in a render.
+    ///
+    /// An output folder that does not exist yet is built beside it under a hidden name and moved
+    /// into place whole (``StagedFolder``): it appears with every file in it or not at all.
     public func write(jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                       progress: (@Sendable (BatchProgress) -> Void)? = nil) -> ManifestRunResult? {
         let directory = run.outputDirectory
+        var written: WrittenRun?
+        if let staged = StagedFolder.make(for: directory.path) {
+            written = writeFiles(with: FolderWriter(staged: staged), jobs: jobs, progress: progress)
+            if written == nil || !staged.publish() {
+                staged.remove()
+                // Another run made the folder meanwhile: written into like any existing folder.
+                if written != nil { written = writeIntoExisting(directory, jobs: jobs, progress: progress) }
+            }
+        } else {
+            written = writeIntoExisting(directory, jobs: jobs, progress: progress)
+        }
+        guard let written else { return nil }
+        if let inputStamps, written.summary.failed == 0,
+           let invocation = ManifestRunRecord.invocation(manifest: run.manifest, format: run.format, shard: run.shard,
+                                                         webpQuality: run.webpQuality) {
+            ManifestRunRecord.remember(outputs: record.outputs.map(\.path), files: record.files.map(\.path), inputs: inputStamps,
+                                       fellBack: written.summary.fellBack, invocation: invocation, in: directory,
+                                       written: written.states)
+        }
+        return ManifestRunResult(summary: written.summary, files: record.files.count)
+    }
+
+    /// What writing the files did: the summary, and each file's state as it was written.
+    private struct WrittenRun {
+        var summary: BatchSummary
+        var states: [String: FileState]
+    }
+
+    /// Writes the run into `directory`, which may hold an earlier run's files: its record goes
+    /// first (an interrupted run leaves none), its leftover temporary files are swept, and files
+    /// that already hold the bytes are left alone.
+    private func writeIntoExisting(_ directory: URL, jobs: Int,
+                                   progress: (@Sendable (BatchProgress) -> Void)?) -> WrittenRun? {
         let root = directory.path
         ManifestRunRecord.forget(in: directory)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         BatchRenderer.sweepStaleTemporaryFiles(under: root, paths: record.outputs.lazy.map(\.path) + record.files.lazy.map(\.path))
-        let writer = FolderWriter(root: root)
+        return writeFiles(with: FolderWriter(root: root), jobs: jobs, progress: progress)
+    }
+
+    /// Writes every file of the run with `writer` and saves the folder's index beside them; nil
+    /// when the store no longer holds some image's bytes.
+    private func writeFiles(with writer: FolderWriter, jobs: Int,
+                            progress: (@Sendable (BatchProgress) -> Void)?) -> WrittenRun? {
+        let root = writer.root
         let clock = ContinuousClock()
         let start = clock.now
         let source = run.manifest.relativePath
@@ -150,12 +193,6 @@ public struct StoredManifestRun: Sendable {
         try? index.save()
         var summary = tally.summary()
         summary.add(fileFailures: fileFailures)
-        if let inputStamps, summary.failed == 0,
-           let invocation = ManifestRunRecord.invocation(manifest: run.manifest, format: run.format, shard: run.shard,
-                                                         webpQuality: run.webpQuality) {
-            ManifestRunRecord.remember(outputs: outputs.map(\.path), files: record.files.map(\.path), inputs: inputStamps,
-                                       fellBack: summary.fellBack, invocation: invocation, in: directory)
-        }
-        return ManifestRunResult(summary: summary, files: record.files.count)
+        return WrittenRun(summary: summary, states: index.recordedStates())
     }
 }

@@ -107,7 +107,7 @@ struct RenderCommand: ParsableCommand {
         // without loading the manifest.
         let cache = contactSheet == nil ? caching.makeCacheForStoredRuns() : nil
         if let cache, let stored = run.storedRun(in: cache) {
-            do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
+            do { try SVGCommand.prepareOutputFolderOrParent(directory) } catch { fail(error.description) }
             let progress = ProgressBar(style: .forStandardError(silent: json))
             let written = stored.write(jobs: jobs, progress: progress.update)
             progress.finish()
@@ -135,7 +135,7 @@ struct RenderCommand: ParsableCommand {
         } catch {
             report(error)
         }
-        do { try SVGCommand.prepareOutputFolder(directory) } catch { fail(error.description) }
+        do { try SVGCommand.prepareOutputFolderOrParent(directory) } catch { fail(error.description) }
 
         // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
         var result: ManifestRunResult?

@@ -106,7 +106,7 @@ struct SVGCommand: ParsableCommand {
             return
         }
         let directory = URL(fileURLWithPath: out)
-        do { try Self.prepareOutputFolder(directory) } catch { fail(error.description) }
+        do { try Self.prepareOutputFolderOrParent(directory) } catch { fail(error.description) }
         let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: .default)) { renderer, progress in
             renderer.run(outputs, into: directory, progress: progress.update)
         }
@@ -123,6 +123,23 @@ struct SVGCommand: ParsableCommand {
         }
         guard access(directory.path, W_OK | X_OK) == 0 else {
             throw OutputFolderError(path: directory.relativePath, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// ``prepareOutputFolder(_:)`` for a run that builds a missing `--out` itself (a stored run
+    /// makes it beside, under a hidden name, and renames it into place): only its parent is
+    /// created and checked then.
+    static func prepareOutputFolderOrParent(_ directory: URL) throws(OutputFolderError) {
+        var info = stat()
+        guard lstat(directory.path, &info) != 0, errno == ENOENT else { return try prepareOutputFolder(directory) }
+        let parent = directory.standardizedFileURL.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw OutputFolderError(path: directory.relativePath, reason: "it cannot be created (\(FileReader.reason(error)))")
+        }
+        guard access(parent.path, W_OK | X_OK) == 0 else {
+            throw OutputFolderError(path: directory.relativePath, reason: "it cannot be created (\(String(cString: strerror(errno))))")
         }
     }
 

@@ -304,8 +304,10 @@ import RasterKit
 
     // MARK: Interruption
 
-    @Test(.timeLimit(.minutes(2)))
-    func anInterruptedRunLeavesOnlyCompleteFiles() throws {
+    /// Killed mid-run: into an existing folder, every file there under a final name is whole;
+    /// into a new one, the folder does not appear at all (its hidden staging folder is left).
+    @Test(.timeLimit(.minutes(2)), arguments: [true, false])
+    func anInterruptedRunLeavesOnlyCompleteFiles(outExists: Bool) throws {
         let states = (0..<150).map { "s\($0): {blur: \(20 + $0 % 10)}" }.joined(separator: ", ")
         let workspace = try Workspace(manifest: """
             components:
@@ -316,15 +318,18 @@ import RasterKit
                 layers: [rect: {inset: 60, fill: "#2F6FEB", shadow: {blur: "$blur"}}]
             """)
         defer { workspace.remove() }
+        let out = workspace.folder.appendingPathComponent("out")
+        if outExists { try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false) }
         let process = Process()
         process.executableURL = try CLI.binary()
-        process.arguments = ["render", workspace.manifest, "--out", workspace.path("out"), "--no-cache", "--jobs", "2"]
+        process.arguments = ["render", workspace.manifest, "--out", out.path, "--no-cache", "--jobs", "2"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         let started = Date()
         while process.isRunning {
-            let pngs = workspace.files("out").filter { $0.hasSuffix(".png") }
+            let watched = outExists ? out : SVGCommandTests.stagingFolder(for: "out", in: workspace.folder)
+            let pngs = watched.map { SVGCommandTests.files(in: $0).filter { $0.hasSuffix(".png") } } ?? []
             if pngs.count >= 3 && Date().timeIntervalSince(started) > 1 { break }
             if Date().timeIntervalSince(started) > 60 { break }
             usleep(20_000)
@@ -332,6 +337,12 @@ import RasterKit
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "the run finished before it could be interrupted")
+        guard outExists else {
+            #expect(!FileManager.default.fileExists(atPath: out.path), "a new folder appears whole or not at all")
+            let staging = try #require(SVGCommandTests.stagingFolder(for: "out", in: workspace.folder))
+            #expect(SVGCommandTests.files(in: staging).contains { $0.hasSuffix(".png") })
+            return
+        }
         let files = workspace.files("out")
         let pngs = files.filter { $0.hasSuffix(".png") }
         #expect(pngs.count > 0 && pngs.count < 150)

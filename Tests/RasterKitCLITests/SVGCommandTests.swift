@@ -209,18 +209,28 @@ import RasterKit
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
-    func anInterruptedRunLeavesOnlyCompletePNGs() throws {
+    /// The hidden folder a run into the missing folder `name` builds it in (see `StagedFolder`).
+    static func stagingFolder(for name: String, in parent: URL) -> URL? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        return names.first { $0.hasPrefix(".\(name).rasterkit-staging-") }.map { parent.appendingPathComponent($0) }
+    }
+
+    /// Killed mid-run: into an existing folder, every file there under a final name is whole;
+    /// into a new one, the folder does not appear at all (its hidden staging folder is left).
+    @Test(.timeLimit(.minutes(2)), arguments: [true, false])
+    func anInterruptedRunLeavesOnlyCompletePNGs(outExists: Bool) throws {
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         let total = 150
         try Self.slowIcons(total, in: folder.appendingPathComponent("slow"))
         let out = folder.appendingPathComponent("out")
+        if outExists { try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false) }
         let (process, _, stderr) = try Self.start(["slow", "--size", "512", "--jobs", "2", "--out", "out"], in: folder)
         let started = Date()
         // Stop it the hard way (no chance to clean up) once it is well under way.
         while process.isRunning {
-            let pngs = Self.files(in: out).filter { $0.hasSuffix(".png") }
+            let watched = outExists ? out : Self.stagingFolder(for: "out", in: folder)
+            let pngs = watched.map { Self.files(in: $0).filter { $0.hasSuffix(".png") } } ?? []
             if pngs.count >= 4 && Date().timeIntervalSince(started) > 1.5 { break }
             if Date().timeIntervalSince(started) > 60 { break }
             usleep(20_000)
@@ -228,6 +238,12 @@ import RasterKit
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "the run finished before it could be interrupted")
+        guard outExists else {
+            #expect(!FileManager.default.fileExists(atPath: out.path), "a new folder appears whole or not at all")
+            let staging = try #require(Self.stagingFolder(for: "out", in: folder))
+            #expect(Self.files(in: staging).contains { $0.hasSuffix(".png") })
+            return
+        }
 
         let files = Self.files(in: out)
         let pngs = files.filter { $0.hasSuffix(".png") }

@@ -11,10 +11,19 @@ import Synchronization
 /// subfolders is refused rather than followed, and cannot be swapped in later either), then
 /// works relative to it. A file that does not exist yet is written nameless (`O_TMPFILE`) and
 /// linked into place whole; one that exists is replaced by a rename, as before; one that already
-/// holds the bytes is left untouched. Readers only ever see a whole file or none.
+/// holds the bytes is left untouched. Readers only ever see a whole file or none. In a folder
+/// not yet published (``StagedFolder``), which no reader can see, a file is created under its
+/// own name and written in place.
 package final class FolderWriter: Sendable {
     /// The folder everything is written below. It may itself be a symbolic link: the caller named it.
     package let root: String
+    /// Whether the root is a folder no one else knows of yet (see ``StagedFolder``): a file is
+    /// then created under its own name and written in place, which costs a third of linking a
+    /// nameless file in, since no reader can see it before the whole folder is published.
+    private let isUnpublished: Bool
+    /// The root as failures name it: where the files end up, not the hidden folder they are
+    /// written in first.
+    private let shownRoot: String
 
     /// Open folders by their path relative to the root ("" for the root).
     private let folders = SanitizerVisibleMutex<[String: Int32]>([:])
@@ -22,8 +31,19 @@ package final class FolderWriter: Sendable {
     /// no `/proc`): every file then goes through a temporary name.
     private let canLinkNamelessFiles = Atomic<Bool>(true)
 
+    /// A writer below `root`, the folder itself, or the hidden folder of a ``StagedFolder``
+    /// that no one else knows of yet and that is published whole when every file is in it.
     package init(root: String) {
         self.root = root
+        self.isUnpublished = false
+        self.shownRoot = root
+    }
+
+    /// A writer into `staged`'s hidden folder, whose failures name the destination.
+    package init(staged: StagedFolder) {
+        self.root = staged.path
+        self.isUnpublished = true
+        self.shownRoot = staged.destination
     }
 
     deinit {
@@ -62,11 +82,12 @@ package final class FolderWriter: Sendable {
     @discardableResult
     package func write(_ data: Data, to relativePath: String) throws(AtomicFileWriter.WriteError) -> Written? {
         let (folderPath, name) = Self.split(relativePath)
-        let fullPath = root + "/" + relativePath
+        let fullPath = shownRoot + "/" + relativePath
         guard !name.isEmpty, name != ".", name != ".." else {
             throw AtomicFileWriter.WriteError(path: fullPath, operation: "write", reason: "it does not name a file")
         }
         let folder = try descriptor(of: folderPath)
+        if isUnpublished, let written = try writeInPlace(data, as: name, in: folder, path: fullPath) { return written }
         let existingSize = try replaceableSize(name, in: folder, path: fullPath)
         if existingSize == data.count {
             let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -91,7 +112,7 @@ package final class FolderWriter: Sendable {
         } catch let error as AtomicFileWriter.WriteError {
             throw error
         } catch {
-            throw AtomicFileWriter.WriteError(path: root + "/" + relative, operation: "create the folder", reason: "\(error)")
+            throw AtomicFileWriter.WriteError(path: shownRoot + "/" + relative, operation: "create the folder", reason: "\(error)")
         }
     }
 
@@ -103,11 +124,11 @@ package final class FolderWriter: Sendable {
         } else {
             let (parentPath, name) = Self.split(relative)
             guard name != "..", name != ".", !name.isEmpty else {
-                throw AtomicFileWriter.WriteError(path: root + "/" + relative, operation: "write",
+                throw AtomicFileWriter.WriteError(path: shownRoot + "/" + relative, operation: "write",
                                                   reason: "its path goes through '\(name)'")
             }
             let parent = try open(parentPath, &folders)
-            descriptor = try openSubfolder(name, in: parent, path: root + "/" + relative)
+            descriptor = try openSubfolder(name, in: parent, path: shownRoot + "/" + relative)
         }
         folders[relative] = descriptor
         return descriptor
@@ -195,6 +216,32 @@ package final class FolderWriter: Sendable {
         #else
         return nil
         #endif
+    }
+
+    /// Creates `name` in an unpublished folder and writes `data` into it. Returns nil, having
+    /// written nothing, when something is already there (a path written twice): the caller
+    /// then replaces it as in any folder.
+    private func writeInPlace(_ data: Data, as name: String, in folder: Int32,
+                              path: String) throws(AtomicFileWriter.WriteError) -> Written?? {
+        let descriptor = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return nil }
+            throw AtomicFileWriter.failure(path, "write")
+        }
+        do {
+            try AtomicFileWriter.writeAll(data, to: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            unlinkat(folder, name, 0)
+            throw error
+        }
+        let written = Written.of(descriptor)
+        guard close(descriptor) == 0 else {
+            let error = AtomicFileWriter.failure(path, "write")
+            unlinkat(folder, name, 0)
+            throw error
+        }
+        return .some(written)
     }
 
     /// Writes `data` under a temporary name in `folder` and renames it to `name`.
