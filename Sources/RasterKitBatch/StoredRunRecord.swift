@@ -82,17 +82,30 @@ struct StoredRunRecord: Equatable {
             + ["libwebp \(WebPBatchEncoder.libraryVersion)"]
         // The memory budget and time limit depend on the machine and its load, not on what the
         // manifest makes: runs that hit them leave no record (see `BatchRunLog.mayNotRecur`).
-        var limits = run.loadingLimits
-        limits.memoryBudget = nil
-        limits.timeLimit = nil
         let parts = [header, build, ManifestRunRecord.emptySVGKey, run.format.map { "\($0)" } ?? "own formats", "shard \(run.shard)",
-                     run.webpQuality.map { "webp q\($0)" } ?? "webp lossless", "\(limits)",
+                     run.webpQuality.map { "webp q\($0)" } ?? "webp lossless", limitsText(run.loadingLimits),
                      run.manifest.lastPathComponent] + libraries
         for part in parts { write(part, to: &hasher) }
         manifest.withUnsafeBytes { hasher.write($0) }
         hasher.write(UInt64(manifest.count))
         return hasher.finalize()
     }
+
+    /// Every limit that bounds what a run may load or draw, as text, except the memory budget
+    /// and time limit. Spelt out rather than reflected: printing the struct through its mirror
+    /// cost a warm run more than reading the record. `StoredRunTests` counts the fields, so a
+    /// new limit cannot be left out.
+    static func limitsText(_ limits: ResourceLimits) -> String {
+        let pixels = limits.pixels
+        return "limits \(pixels.maximumSide) \(pixels.maximumPixelCount) \(limits.maximumInputBytes) "
+            + "\(limits.maximumSVGTextCharacters) \(limits.maximumSVGExpandedBytes) \(limits.maximumSVGUseCopies) "
+            + "\(limits.maximumShadowBlur) \(limits.maximumShadowOffset) \(limits.maximumInterpolatedLength) "
+            + "\(limits.maximumPNGChunkBytes)"
+    }
+
+    /// The fields of ``ResourceLimits`` (with ``PixelLimits``'s two) that ``limitsText(_:)``
+    /// leaves out on purpose.
+    static let limitsLeftOut: Set<String> = ["memoryBudget", "timeLimit"]
 
     private static func write(_ text: String, to hasher: inout SipHash128) {
         var text = text

@@ -85,6 +85,8 @@ import RasterKitRemoteCache
         #expect(written.summary.total == first.summary.total && written.summary.fellBack == first.summary.fellBack)
         #expect(written.files == first.files)
         #expect(try BatchFreshFolderTests.contents(of: fresh) == BatchFreshFolderTests.contents(of: cold))
+        // Built beside under a hidden name and moved into place: nothing is left beside it.
+        #expect(try StagedFolderTests.stagingLeftovers(in: fixture.folder).isEmpty)
         // The folder is then up to date by its own record, and its index knows every output.
         #expect(Self.run(manifest, into: fresh, format: format).upToDateResult()?.summary.total == first.summary.total)
     }
@@ -309,6 +311,39 @@ import RasterKitRemoteCache
         let log = BatchRunLog(count: 2)
         log.noteFallback(at: 1, error: RenderError.timeLimitExceeded(seconds: 1))
         #expect(log.snapshot[1].fellBack && log.snapshot[1].mayNotRecur && !log.snapshot[0].fellBack)
+    }
+
+    /// Every limit but the memory budget and time limit is part of a run's identity: changing
+    /// any one changes the text, and a limit added to the structs must be added to it too.
+    @Test func everyLimitButTheMachinesIsInTheIdentity() {
+        let fields = Mirror(reflecting: ResourceLimits.default).children.compactMap(\.label)
+        #expect(fields.count == 11 && Mirror(reflecting: PixelLimits.default).children.count == 2,
+                "a new limit: add it to StoredRunRecord.limitsText and here")
+        let base = StoredRunRecord.limitsText(.default)
+        var changed: [ResourceLimits] = []
+        for index in 0..<10 {
+            var limits = ResourceLimits.default
+            switch index {
+            case 0: limits.pixels.maximumSide += 1
+            case 1: limits.pixels.maximumPixelCount += 1
+            case 2: limits.maximumInputBytes += 1
+            case 3: limits.maximumSVGTextCharacters += 1
+            case 4: limits.maximumSVGExpandedBytes += 1
+            case 5: limits.maximumSVGUseCopies += 1
+            case 6: limits.maximumShadowBlur += 0.5
+            case 7: limits.maximumShadowOffset += 0.5
+            case 8: limits.maximumInterpolatedLength += 1
+            default: limits.maximumPNGChunkBytes += 1
+            }
+            changed.append(limits)
+        }
+        let texts = Set(changed.map(StoredRunRecord.limitsText))
+        #expect(texts.count == 10 && !texts.contains(base))
+        var machine = ResourceLimits.default
+        machine.memoryBudget = 1 << 20
+        machine.timeLimit = 3
+        #expect(StoredRunRecord.limitsText(machine) == base)
+        #expect(Set(fields).isSuperset(of: StoredRunRecord.limitsLeftOut))
     }
 
     @Test func theBuildIsIdentifiedByItsBuildID() throws {
