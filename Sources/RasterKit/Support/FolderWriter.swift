@@ -228,6 +228,13 @@ package final class FolderWriter: Sendable {
             if errno == EEXIST { return nil }
             throw AtomicFileWriter.failure(path, "write")
         }
+        return .some(try fill(descriptor, with: data, named: name, in: folder, path: path))
+    }
+
+    /// Writes `data` into the new file `name` open as `descriptor` and closes it; returns its
+    /// state as written. On failure the file is removed, never left half written.
+    private func fill(_ descriptor: Int32, with data: Data, named name: String, in folder: Int32,
+                      path: String) throws(AtomicFileWriter.WriteError) -> Written? {
         do {
             try AtomicFileWriter.writeAll(data, to: descriptor, path: path)
         } catch {
@@ -241,7 +248,7 @@ package final class FolderWriter: Sendable {
             unlinkat(folder, name, 0)
             throw error
         }
-        return .some(written)
+        return written
     }
 
     /// Writes `data` under a temporary name in `folder` and renames it to `name`.
@@ -250,19 +257,7 @@ package final class FolderWriter: Sendable {
         let temporary = Self.split(AtomicFileWriter.temporaryPath(for: name)).name
         let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFileWriter.failure(path, "write") }
-        do {
-            try AtomicFileWriter.writeAll(data, to: descriptor, path: path)
-        } catch {
-            close(descriptor)
-            unlinkat(folder, temporary, 0)
-            throw error
-        }
-        let written = Written.of(descriptor)
-        guard close(descriptor) == 0 else {
-            let error = AtomicFileWriter.failure(path, "write")
-            unlinkat(folder, temporary, 0)
-            throw error
-        }
+        let written = try fill(descriptor, with: data, named: temporary, in: folder, path: path)
         do {
             // Checked again: the destination may have been replaced while the data was written.
             _ = try replaceableSize(name, in: folder, path: path)
