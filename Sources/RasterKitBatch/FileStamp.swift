@@ -6,9 +6,18 @@ import Foundation
 /// the file changed within one tick of the file system's clock at the same size, which is why a
 /// file changed less than `settleTime` seconds ago gets no stamp (git's "racily clean" rule).
 /// A folder's times change when an entry is added, removed or renamed in it.
+///
+/// The settle time is for file systems that keep times to the second (or two, as FAT). One that
+/// keeps nanoseconds (ext4, XFS, Btrfs, tmpfs) stamps a write with the kernel's clock, which
+/// ticks at least every 10 ms: a file left alone for ``fineSettleTime`` has a time no later
+/// write can share. So a run started just after a checkout can still be recorded.
 enum FileStamp {
-    /// How long a file must have been left alone before its stamp is trusted, in seconds.
+    /// How long a file must have been left alone before its stamp is trusted, in seconds, on a
+    /// file system whose times have no fraction of a second.
     static let defaultSettleTime: Double = 5
+    /// The same where the times have nanoseconds: one and a half ticks of the slowest kernel
+    /// clock (100 Hz).
+    static let fineSettleTime: Double = 0.015
 
     /// The stamp of `path` (links followed), or nil when it cannot be read or changed less than
     /// `settleTime` seconds ago.
@@ -20,11 +29,20 @@ enum FileStamp {
 
     /// The stamp of a file already looked at with `stat`.
     static func of(_ info: stat, settledFor settleTime: Double) -> String? {
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) * 1e-9
-        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) * 1e-9
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        guard Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9 - max(modified, changed) >= settleTime else { return nil }
+        return of(info, settledFor: settleTime, now: Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9)
+    }
+
+    /// ``of(_:settledFor:)`` at the time `now` (seconds since 1970).
+    static func of(_ info: stat, settledFor settleTime: Double, now: Double) -> String? {
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) * 1e-9
+        let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) * 1e-9
+        // A file system that drops fractions of a second leaves both at 0; one that keeps them
+        // leaves both at 0 one time in a billion, when the coarse rule is merely slower.
+        let keepsNanoseconds = info.st_mtim.tv_nsec != 0 || info.st_ctim.tv_nsec != 0
+        let settle = keepsNanoseconds ? min(settleTime, fineSettleTime) : settleTime
+        guard now - max(modified, changed) >= settle else { return nil }
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
             + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
     }

@@ -85,11 +85,34 @@ import Testing
         #expect(rewritten.drawn == 2)
     }
 
+    /// Times with nanoseconds (ext4, XFS, Btrfs, tmpfs) settle once the kernel's clock has
+    /// ticked past them; whole-second times (FAT, old file systems) after the settle time.
+    @Test func nanosecondTimesSettleWithinATickWholeSecondsAfterTheSettleTime() {
+        let now = 1_800_000_000.5
+        func info(_ seconds: Int, _ nanoseconds: Int) -> stat {
+            var info = stat()
+            info.st_mtim = timespec(tv_sec: seconds, tv_nsec: nanoseconds)
+            info.st_ctim = info.st_mtim
+            return info
+        }
+        let wholeSecond = info(1_799_999_999, 0)  // 1.5 s ago
+        #expect(FileStamp.of(wholeSecond, settledFor: 5, now: now) == nil)
+        #expect(FileStamp.of(wholeSecond, settledFor: 5, now: now + 4) != nil)
+        let twentyMillisecondsAgo = info(1_800_000_000, 480_000_000), fiveAgo = info(1_800_000_000, 495_000_000)
+        #expect(FileStamp.of(twentyMillisecondsAgo, settledFor: 5, now: now) != nil)
+        #expect(FileStamp.of(fiveAgo, settledFor: 5, now: now) == nil)
+        #expect(FileStamp.of(fiveAgo, settledFor: 0, now: now) != nil, "a shorter settle time still applies")
+        #expect(FileStamp.of(info(1_800_000_001, 1), settledFor: 5, now: now) == nil, "a time ahead of the clock never settles")
+    }
+
     @Test func aSourceChangedMomentsAgoIsAlwaysRead() throws {
         let folder = try SVGBatchTests.iconFolder()
         let out = try TestSupport.temporaryDirectory()
         defer { for url in [folder, out] { try? FileManager.default.removeItem(at: url) } }
-        let file = folder.appendingPathComponent("sub/b.svg")  // just written: not settled
+        let file = folder.appendingPathComponent("sub/b.svg")
+        // Changed within the file system's last clock tick, as far as its times can tell: a time
+        // ahead of the clock is the one way to say so that does not depend on when this runs.
+        try setTimes(of: file, secondsAgo: -2)
         _ = BatchRenderer(rasterizer: Rasterizer(), jobs: 1).run(try outputs(of: file, settle: 5, counter: Counter()), into: out)
         let reads = Counter()
         let warm = BatchRenderer(rasterizer: Rasterizer(), jobs: 1).run(try outputs(of: file, settle: 5, counter: reads), into: out)
