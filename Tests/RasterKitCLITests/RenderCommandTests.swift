@@ -44,6 +44,15 @@ import RasterKit
 
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         var manifest: String { path("manifest.yaml") }
+
+        /// Gives the manifest a time ahead of the clock: as far as its times tell, it changed
+        /// within the file system's last tick, so a run of it leaves no record.
+        func makeManifestTooFreshToRecord() {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            var times = [timespec(tv_sec: now.tv_sec + 30, tv_nsec: 1), timespec(tv_sec: now.tv_sec + 30, tv_nsec: 1)]
+            #expect(utimensat(AT_FDCWD, manifest, &times, 0) == 0)
+        }
         var cache: String { path("renders.sqlite") }
 
         func files(_ name: String) -> [String] { RenderCommandTests.files(in: folder.appendingPathComponent(name)) }
@@ -166,10 +175,7 @@ import RasterKit
         // A changed state loads the manifest and redraws that state; the record is not kept
         // while the manifest is too fresh to stamp (its time ahead of the clock says so here).
         try workspace.write(Workspace.manifest.replacingOccurrences(of: "#1F54C4", with: "#D93B3B"))
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var times = [timespec(tv_sec: now.tv_sec + 2, tv_nsec: 1), timespec(tv_sec: now.tv_sec + 2, tv_nsec: 1)]
-        #expect(utimensat(AT_FDCWD, workspace.manifest, &times, 0) == 0)
+        workspace.makeManifestTooFreshToRecord()
         let changed = try workspace.render(arguments)
         #expect(try changed.json()["drawn"] as? Int == 2)
         #expect(!FileManager.default.fileExists(atPath: record))
