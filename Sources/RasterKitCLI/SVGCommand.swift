@@ -132,7 +132,7 @@ struct SVGCommand: ParsableCommand {
     static func prepareOutputFolderOrParent(_ directory: URL) throws(OutputFolderError) {
         var info = stat()
         guard lstat(directory.path, &info) != 0, errno == ENOENT else { return try prepareOutputFolder(directory) }
-        let parent = directory.standardizedFileURL.deletingLastPathComponent()
+        let parent = directory.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {

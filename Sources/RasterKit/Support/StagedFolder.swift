@@ -21,7 +21,8 @@ package struct StagedFolder: Sendable {
     package static func make(for destination: String) -> StagedFolder? {
         var info = stat()
         guard lstat(destination, &info) != 0, errno == ENOENT else { return nil }
-        let url = URL(fileURLWithPath: destination).standardizedFileURL
+        // Not standardized: `a/link/../out` goes where the link's parent is, as for any path.
+        let url = URL(fileURLWithPath: destination)
         let name = url.lastPathComponent
         guard !name.isEmpty, name != "/", name != ".", name != ".." else { return nil }
         let parent = url.deletingLastPathComponent().path
