@@ -22,6 +22,19 @@ import Testing
         try Data(text).write(to: folder.appendingPathComponent(BatchOutputIndex.fileName))
     }
 
+    /// A field may hold anything but a tab or a line break of any kind (as `Character.isNewline`
+    /// knows them), checked without walking graphemes.
+    @Test func aFieldHoldsNoTabOrLineBreak() {
+        for accepted in ["", "icons/star-24@2x.png", "café ☕️ 👩‍👩‍👧", "a b", "e\u{301}"] {
+            #expect(TabSeparated.canHold(accepted), "\(accepted)")
+        }
+        for scalar in ["\t", "\n", "\u{0B}", "\u{0C}", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}"] {
+            let text = "a" + scalar + "b"
+            #expect(!TabSeparated.canHold(text), "\(Array(text.unicodeScalars))")
+            #expect(text.contains { $0 == "\t" || $0.isNewline }, "the same set as Character's")
+        }
+    }
+
     @Test func aGoodLineSurvivesDamageAroundIt() throws {
         let (folder, line) = try folderWithOutput()
         defer { try? FileManager.default.removeItem(at: folder) }
