@@ -86,7 +86,7 @@ public final class BatchRenderer: Sendable {
 
     /// ``run(_:into:progress:)``, keeping thumbnails of the outputs `previews` wants. A folder
     /// that does not exist yet is built beside it under a hidden name and moved into place whole
-    /// (``StagedFolder``): it appears with every output in it or not at all.
+    /// (`StagedFolder`): it appears with every output in it or not at all.
     func run(_ outputs: [BatchOutput], into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
              previews: PreviewCollector?, log: BatchRunLog? = nil) -> BatchSummary {
         guard let staged = StagedFolder.make(for: directory.path) else {

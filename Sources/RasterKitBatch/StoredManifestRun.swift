@@ -87,7 +87,7 @@ public struct StoredManifestRun: Sendable {
     /// in the summary, as in a render.
     ///
     /// An output folder that does not exist yet is built beside it under a hidden name and moved
-    /// into place whole (``StagedFolder``): it appears with every file in it or not at all.
+    /// into place whole (`StagedFolder`): it appears with every file in it or not at all.
     public func write(jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                       progress: (@Sendable (BatchProgress) -> Void)? = nil) -> ManifestRunResult? {
         let directory = run.outputDirectory
