@@ -29,23 +29,25 @@ extension BatchRenderer {
     }
 
     /// `run(_:into:progress:)` of a plan, keeping thumbnails of the plan's previews in `previews`.
+    /// The files and the images go into the same folder, staged whole when it is new.
     func run(_ plan: BatchPlan, into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
              previews: PreviewCollector?, log: BatchRunLog? = nil) -> BatchSummary {
-        var failures: [BatchSummary.Failure] = []
-        // Folders that hold only catalog files (an .xcassets root) are swept here; run(_:into:)
-        // sweeps the folders of the images.
-        Self.sweepStaleTemporaryFiles(under: directory.path, paths: plan.files.lazy.map(\.path))
-        let writer = FolderWriter(root: directory.path)
-        for file in plan.files {
-            do {
-                // Below the output folder: never through a symbolic link among its subfolders.
-                try writer.write(file.contents, to: file.path)
-            } catch {
-                failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: error.description))
+        writing(into: directory) { writer in
+            var failures: [BatchSummary.Failure] = []
+            // Folders that hold only catalog files (an .xcassets root) are swept here; run(_:with:)
+            // sweeps the folders of the images.
+            Self.sweepStaleTemporaryFiles(under: writer.root, paths: plan.files.lazy.map(\.path))
+            for file in plan.files {
+                do {
+                    // Below the output folder: never through a symbolic link among its subfolders.
+                    try writer.write(file.contents, to: file.path)
+                } catch {
+                    failures.append(BatchSummary.Failure(file: file.source, output: file.path, reason: "\(error)"))
+                }
             }
+            var summary = run(plan.outputs, with: writer, progress: progress, previews: previews, log: log)
+            summary.add(fileFailures: failures)
+            return summary
         }
-        var summary = run(plan.outputs, into: directory, progress: progress, previews: previews, log: log)
-        summary.add(fileFailures: failures)
-        return summary
     }
 }

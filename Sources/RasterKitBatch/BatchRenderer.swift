@@ -84,24 +84,28 @@ public final class BatchRenderer: Sendable {
         run(outputs, into: directory, progress: progress, previews: nil)
     }
 
-    /// ``run(_:into:progress:)``, keeping thumbnails of the outputs `previews` wants. A folder
-    /// that does not exist yet is built beside it under a hidden name and moved into place whole
-    /// (`StagedFolder`): it appears with every output in it or not at all.
+    /// ``run(_:into:progress:)``, keeping thumbnails of the outputs `previews` wants.
     func run(_ outputs: [BatchOutput], into directory: URL, progress: (@Sendable (BatchProgress) -> Void)?,
              previews: PreviewCollector?, log: BatchRunLog? = nil) -> BatchSummary {
-        guard let staged = StagedFolder.make(for: directory.path) else {
-            return run(outputs, with: FolderWriter(root: directory.path), progress: progress, previews: previews, log: log)
+        writing(into: directory) { files in
+            run(outputs, with: files, progress: progress, previews: previews, log: log)
         }
-        let summary = run(outputs, with: FolderWriter(staged: staged), progress: progress, previews: previews, log: log)
+    }
+
+    /// Runs `body` with a writer into `directory`. A folder that does not exist yet is built
+    /// beside it under a hidden name and moved into place whole (`StagedFolder`): it appears with
+    /// every file in it or not at all. When another run made the folder meanwhile, `body` runs
+    /// again into it, like into any other, now mostly from the store and from memory.
+    func writing(into directory: URL, _ body: (FolderWriter) -> BatchSummary) -> BatchSummary {
+        guard let staged = StagedFolder.make(for: directory.path) else { return body(FolderWriter(root: directory.path)) }
+        let summary = body(FolderWriter(staged: staged))
         if staged.publish() { return summary }
-        // Another run made the folder meanwhile: this one writes into it like any other, now
-        // mostly from the store and from memory.
         staged.remove()
-        return run(outputs, with: FolderWriter(root: directory.path), progress: progress, previews: previews, log: log)
+        return body(FolderWriter(root: directory.path))
     }
 
     /// Renders every output and writes it with `files`.
-    private func run(_ outputs: [BatchOutput], with files: FolderWriter, progress: (@Sendable (BatchProgress) -> Void)?,
+    func run(_ outputs: [BatchOutput], with files: FolderWriter, progress: (@Sendable (BatchProgress) -> Void)?,
                      previews: PreviewCollector?, log: BatchRunLog?) -> BatchSummary {
         let clock = ContinuousClock()
         let start = clock.now

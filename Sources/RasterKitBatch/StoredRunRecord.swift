@@ -51,16 +51,16 @@ struct StoredRunRecord: Equatable {
         var total = 0
         for index in packed.outputs.indices {
             switch packed.outputs[index].content {
-            case .fellBack(let bytes), .inline(_, _, let bytes): total += bytes.count
-            case .stored: break
+            case .fellBack(let bytes), .inline(_, _, let bytes):
+                total += bytes.count
+            case let .stored(key, encoding):
+                guard let bytes = store.encodedOutput(forDigest: key, encoding: encoding) else { return nil }
+                total += bytes.count
+                packed.outputs[index].content = .inline(key: key, encoding: encoding, bytes: bytes)
             }
-            guard case let .stored(key, encoding) = packed.outputs[index].content else { continue }
-            guard let bytes = store.encodedOutput(forDigest: key, encoding: encoding) else { return nil }
-            total += bytes.count
             guard total <= Self.packByteLimit else { return nil }
-            packed.outputs[index].content = .inline(key: key, encoding: encoding, bytes: bytes)
         }
-        return total <= Self.packByteLimit ? packed : nil
+        return packed
     }
 
     static func == (lhs: StoredRunRecord, rhs: StoredRunRecord) -> Bool {
@@ -146,14 +146,6 @@ struct StoredRunRecord: Equatable {
             entries.append(kind + " " + name)
         }
         return entries.sorted()
-    }
-
-    /// Whether every input holds what it held when the record was made; `directory` is the
-    /// manifest's folder, against which relative paths are read.
-    func inputsAreUnchanged(manifestDirectory directory: String, limit: Int) -> Bool {
-        inputs.allSatisfy { input in
-            Self.contentDigest(of: Self.absolute(input.path, in: directory), isFolder: input.isFolder, limit: limit) == input.digest
-        }
     }
 
     /// The absolute paths of the inputs, read against the manifest's folder.

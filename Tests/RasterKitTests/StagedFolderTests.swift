@@ -81,14 +81,16 @@ import Testing
         #expect(!error.description.contains("rasterkit-staging"), "\(error)")
     }
 
-    @Test func aBatchIntoANewFolderLeavesNothingBesideIt() throws {
+    /// Catalog files (an asset catalog's `Contents.json`) go into the same staged folder as the images.
+    @Test(arguments: [ExportFormat.png, .xcassets])
+    func aBatchIntoANewFolderLeavesNothingBesideIt(format: ExportFormat) throws {
         let fixture = try ManifestFixture()
         defer { fixture.remove() }
-        let plan = try fixture.load(BatchFreshFolderTests.manifest).plan(format: .png)
+        let plan = try fixture.load(BatchFreshFolderTests.manifest).plan(format: format)
         let out = fixture.folder.appendingPathComponent("new/out")
         let (summary, _, _) = try BatchFreshFolderTests.run(plan, into: out, store: nil)
         #expect(summary.failed == 0 && summary.written == plan.outputs.count)
-        #expect(ManifestFixture.files(in: out).filter { !$0.hasPrefix(".rasterkit") }.count == plan.outputs.count)
+        #expect(ManifestFixture.files(in: out).filter { !$0.hasPrefix(".rasterkit") }.count == plan.outputs.count + plan.files.count)
         #expect(try Self.stagingLeftovers(in: out.deletingLastPathComponent()).isEmpty)
     }
 
