@@ -9,7 +9,7 @@ struct BatchWorkUnits: Sendable {
 
     init(_ outputs: [BatchOutput]) {
         var groupIndex: [String: Int] = [:]
-        var claims = OutputPathClaims()
+        var claims = OutputPathClaims(capacity: outputs.count)
         for (index, output) in outputs.enumerated() {
             do {
                 try claims.claim(try OutputPath(output.path), by: output.source)

@@ -15,16 +15,32 @@ public struct OutputPath: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// Checks `path`; throws ``OutputPathError`` saying what is wrong with it.
     public init(_ path: String) throws(OutputPathError) {
         guard !path.isEmpty else { throw OutputPathError(path: path, reason: "it is empty") }
-        guard !path.hasPrefix("/") else { throw OutputPathError(path: path, reason: "it is absolute") }
-        guard !path.utf8.contains(0) else { throw OutputPathError(path: path, reason: "it holds a NUL character") }
-        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
-            switch part {
-            case "": throw OutputPathError(path: path, reason: "it has an empty folder name (a doubled or trailing /)")
-            case ".", "..": throw OutputPathError(path: path, reason: "it goes through '\(part)'")
-            default: continue
-            }
-        }
+        if let problem = Self.problem(in: path) { throw OutputPathError(path: path, reason: problem) }
         rawValue = path
+    }
+
+    /// What makes `path` (not empty) unusable, or nil. One pass over its UTF-8 bytes: a batch
+    /// checks every output's path, and splitting each into substrings cost a warm run more
+    /// than reading its bytes from the store.
+    private static func problem(in path: String) -> String? {
+        var path = path
+        return path.withUTF8 { bytes -> String? in
+            let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+            guard bytes[0] != slash else { return "it is absolute" }
+            var partStart = 0
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : slash
+                if byte == 0 { return "it holds a NUL character" }
+                guard byte == slash else { continue }
+                switch index - partStart {
+                case 0: return "it has an empty folder name (a doubled or trailing /)"
+                case 1 where bytes[partStart] == dot: return "it goes through '.'"
+                case 2 where bytes[partStart] == dot && bytes[partStart + 1] == dot: return "it goes through '..'"
+                default: partStart = index + 1
+                }
+            }
+            return nil
+        }
     }
 
     /// The folder part, without its trailing `/`; empty for a file directly in the output folder.
@@ -34,7 +50,19 @@ public struct OutputPath: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// The path as file systems that ignore case see it (macOS and Windows by default, where
     /// a batch's outputs are often used): two paths with the same key are one file there.
-    var caseInsensitiveKey: String { rawValue.lowercased() }
+    var caseInsensitiveKey: String {
+        var path = rawValue
+        return path.withUTF8 { bytes in
+            // Most paths are ASCII, whose lower case needs no Unicode tables.
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return rawValue.lowercased() }
+            return String(unsafeUninitializedCapacity: bytes.count) { lowered in
+                for (index, byte) in bytes.enumerated() {
+                    lowered[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+                return bytes.count
+            }
+        }
+    }
 
     /// The path as written.
     public var description: String { rawValue }
@@ -62,6 +90,12 @@ struct OutputPathClaims {
     /// The owner of each path, and the path first claimed for each case-insensitive key.
     private var owners: [OutputPath: String] = [:]
     private var byKey: [String: OutputPath] = [:]
+
+    /// Claims with room for `count` paths, so a batch's thousands do not regrow the tables.
+    init(capacity count: Int = 0) {
+        owners.reserveCapacity(count)
+        byKey.reserveCapacity(count)
+    }
 
     /// Why a claim failed.
     enum Conflict: Error {

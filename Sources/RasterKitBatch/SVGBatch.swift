@@ -96,8 +96,9 @@ public struct SVGBatch: Sendable {
     func outputs(for sources: [Source]) throws(SVGBatchError) -> [BatchOutput] {
         // `--size 48 --size 48` asks for one file, not a conflict.
         let sizes = sizes.uniqued(), scales = scales.uniqued()
-        var claims = OutputPathClaims()
+        var claims = OutputPathClaims(capacity: sources.count * sizes.count * scales.count)
         var outputs: [BatchOutput] = []
+        outputs.reserveCapacity(sources.count * sizes.count * scales.count)
         // One per size and scale rather than per file: a key is made for each.
         let parameterStamps = allowsExternalReferences ? [] : sizes.map { size in
             scales.map { SVGBatch.parameterStamp(size: size, scale: $0, contentMode: contentMode, tint: tint, post: post) }

@@ -12,6 +12,28 @@ import Testing
         do { _ = try OutputPath(path) } catch { #expect(error.description.contains("must be relative")) }
     }
 
+    /// Checked as the file system sees them, byte by byte: a slash followed by a combining mark
+    /// is one `Character` but still a slash, and a name of dots with a mark after is a name.
+    @Test func pathsAreCheckedByTheirBytes() throws {
+        #expect(throws: OutputPathError.self) { try OutputPath("/\u{301}x.png") }
+        #expect(throws: OutputPathError.self) { try OutputPath("a/\u{301}/../../x.png") }
+        #expect(throws: OutputPathError.self) { try OutputPath("a/..") }
+        #expect(throws: OutputPathError.self) { try OutputPath("a/.") }
+        #expect(try OutputPath("a/..\u{301}/x.png").folder == "a/..\u{301}")
+        #expect(try OutputPath("\u{301}/.x/...png").rawValue == "\u{301}/.x/...png")
+        let reasons = ["/x": "absolute", "a//b": "empty folder name", "x/./y": "'.'", "x/../y": "'..'", "a\u{0}": "NUL"]
+        for (path, reason) in reasons {
+            #expect(throws: OutputPathError.self) { try OutputPath(path) }
+            do { _ = try OutputPath(path) } catch { #expect(error.reason.contains(reason), "\(path): \(error.reason)") }
+        }
+    }
+
+    @Test func caseKeysFoldASCIIAndUnicode() throws {
+        #expect(try OutputPath("Icons/STAR@2x.png").caseInsensitiveKey == "icons/star@2x.png")
+        #expect(try OutputPath("Ícones/ÉTOILE.png").caseInsensitiveKey == "ícones/étoile.png")
+        #expect(try OutputPath("[Z]/`a`.png").caseInsensitiveKey == "[z]/`a`.png", "only A–Z move in ASCII")
+    }
+
     @Test func goodPathsKeepTheirText() throws {
         let path = try OutputPath("drawable-xhdpi/panel.9.png")
         #expect(path.rawValue == "drawable-xhdpi/panel.9.png" && path.folder == "drawable-xhdpi")
