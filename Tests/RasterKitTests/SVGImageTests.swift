@@ -251,4 +251,19 @@ extension RGBA8 {
         let elsewhere = try await Task.detached { try SVGSamples.render(document, size: Size(width: 60, height: 20)) }.value
         #expect(elsewhere == here)
     }
+
+    /// Whether fonts are set up before drawing: `<text`, or `:text` as in `<svg:text`, anywhere,
+    /// including at the very end; gzip-compressed bytes always count.
+    @Test(arguments: [("<svg><text>a</text></svg>", true), ("<svg:svg><svg:text>a</svg:text></svg:svg>", true),
+                      ("<svg><path d='M0 0'/></svg>", false), ("<svg class='context texture'/>", false),
+                      ("<svg/><text", true), ("<svg/>:text", true), ("<svg/><tex", false), ("text", false), ("", false)])
+    func textIsFoundInTheBytes(svg: String, hasText: Bool) {
+        let document = SVGDocument(unvalidatedData: Data(svg.utf8), externalReferences: .blocked, source: nil)
+        #expect(document.mayContainText == hasText)
+    }
+
+    @Test func compressedDocumentsCountAsHavingText() {
+        let document = SVGDocument(unvalidatedData: Data([0x1F, 0x8B, 0x08, 0x00]), externalReferences: .blocked, source: nil)
+        #expect(document.mayContainText)
+    }
 }
