@@ -46,5 +46,11 @@ import Testing
         #expect(digest.hex == "0123456789abcdef000000000000002a")
         #expect(StableDigest(hex: digest.hex) == digest)
         #expect(StableDigest(hex: "xyz") == nil)
+        #expect(StableDigest(hex: "0123456789ABCDEF000000000000002A") == digest, "either case")
+        #expect(StableDigest(hex: String(repeating: "f", count: 32)) == StableDigest(high: .max, low: .max))
+        for bad in ["+123456789abcdef000000000000002a", "0123456789abcdeg000000000000002a", "0123456789abcdef000000000000002",
+                    "0123456789abcdef000000000000002aa", "0123456789abcdef 00000000000002a", "é123456789abcdef00000000000002a"] {
+            #expect(StableDigest(hex: bad) == nil, "\(bad)")
+        }
     }
 }

@@ -14,17 +14,38 @@ public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConverti
 
     /// 32 lowercase hexadecimal digits.
     public var hex: String {
-        func digits(_ value: UInt64) -> String {
-            let text = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - text.count) + text
+        // Written digit by digit: records and indexes print one per output, and going through
+        // `String(_:radix:)` and padding cost more than the rest of a line.
+        String(unsafeUninitializedCapacity: 32) { text in
+            for (half, value) in [high, low].enumerated() {
+                for nibble in 0..<16 {
+                    let digit = UInt8(truncatingIfNeeded: value >> (60 - 4 * nibble)) & 0xF
+                    text[half * 16 + nibble] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                }
+            }
+            return 32
         }
-        return digits(high) + digits(low)
     }
 
-    /// Parses 32 hexadecimal digits.
+    /// Parses 32 hexadecimal digits (either case).
     public init?(hex: String) {
-        guard hex.utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16),
-              let low = UInt64(hex.suffix(16), radix: 16) else { return nil }
+        var text = hex
+        let halves: (UInt64, UInt64)? = text.withUTF8 { bytes in
+            guard bytes.count == 32 else { return nil }
+            var values: (UInt64, UInt64) = (0, 0)
+            for (index, byte) in bytes.enumerated() {
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                if index < 16 { values.0 = values.0 << 4 | UInt64(digit) } else { values.1 = values.1 << 4 | UInt64(digit) }
+            }
+            return values
+        }
+        guard let (high, low) = halves else { return nil }
         self.init(high: high, low: low)
     }
 
