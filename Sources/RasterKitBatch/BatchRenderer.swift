@@ -116,7 +116,8 @@ public final class BatchRenderer: Sendable {
         }
         for (index, reason) in units.rejected { tally.record(outputs[index], .failure(reason)) }
         let directoryPath = files.root
-        Self.sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path))
+        // A folder not yet published is new and empty: no killed run can have left files in it.
+        if !files.isUnpublished { Self.sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path)) }
         let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
 
         let prefetch = BatchRemotePrefetch.start(outputs, order: units.groups, index: index, source: source)

@@ -20,7 +20,7 @@ package final class FolderWriter: Sendable {
     /// Whether the root is a folder no one else knows of yet (see ``StagedFolder``): a file is
     /// then created under its own name and written in place, which costs a third of linking a
     /// nameless file in, since no reader can see it before the whole folder is published.
-    private let isUnpublished: Bool
+    package let isUnpublished: Bool
     /// The root as failures name it: where the files end up, not the hidden folder they are
     /// written in first.
     private let shownRoot: String
