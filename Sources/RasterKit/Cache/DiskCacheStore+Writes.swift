@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 extension DiskCacheStore {
     /// A render ready to insert: its PNG encoded and its metadata laid out as columns.
@@ -70,16 +71,41 @@ extension DiskCacheStore {
             try Self.keep(encodedOutputs, db)
             let forget = try db.cachedStatement(sql: "DELETE FROM encoded_outputs WHERE entry_id = ? AND encoding = ?")
             for name in forgottenOutputs { try forget.execute(arguments: [name.digest.storedID, name.encoding]) }
-            let touch = try db.cachedStatement(sql: """
-                UPDATE entries SET last_access = ?3 WHERE id = ?1 AND digest = ?2 AND last_access < ?3
-                """)
-            for (digest, time) in touches {
-                try touch.execute(arguments: [digest.storedID, digest.storedBytes, time])
-            }
+            try Self.touch(touches, db)
             guard enforcingLimit else { return CommitResult() }
             let total = try Self.totalBytes(db)
             let eviction = total > byteLimit ? try Self.prune(db, toBytes: byteLimit, now: now, total: total) : PruneReport()
             return CommitResult(eviction: eviction, totalBytes: total - eviction.removedBytes)
+        }
+    }
+
+    /// Writes the batched last-access times, bound through SQLite's own calls: the first warm
+    /// run on a restored store touches every render it serves, and GRDB's conversion of each
+    /// row's arguments added a third to the update itself.
+    private static func touch(_ touches: [StableDigest: Double], _ db: Database) throws {
+        guard !touches.isEmpty else { return }
+        let touch = try db.cachedStatement(sql: """
+            UPDATE entries SET last_access = ?3 WHERE id = ?1 AND digest = ?2 AND last_access < ?3
+            """)
+        let statement = touch.sqliteStatement
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (digest, time) in touches {
+            var bytes = (digest.high.bigEndian, digest.low.bigEndian)
+            // SQLITE_STATIC: the digest's bytes outlive the statement's use of them, in this scope.
+            let status = withUnsafeBytes(of: &bytes) { digestBytes in
+                sqlite3_reset(statement)
+                sqlite3_bind_int64(statement, 1, digest.storedID)
+                sqlite3_bind_blob(statement, 2, digestBytes.baseAddress, 16, nil)
+                sqlite3_bind_double(statement, 3, time)
+                return sqlite3_step(statement)
+            }
+            guard status == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: status),
+                                    message: db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) })
+            }
         }
     }
 
