@@ -142,7 +142,9 @@ let package = Package(
         // A small executable the tests spawn to check behaviour across processes.
         .executableTarget(name: "RasterKitProbe", dependencies: ["RasterKit"], path: "Tests/RasterKitProbe"),
         .testTarget(
-            name: "RasterKitTests", dependencies: ["RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe", "RasterKitRemoteCache"],
+            name: "RasterKitTests",
+            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitExamples", "RasterKitProbe", "RasterKitRemoteCache",
+                           "RasterKitTestSupport"],
             exclude: ["Fixtures"]),
         // What the test targets share: running the built `rasterkit`, synthetic bitmaps, temporary folders.
         .target(name: "RasterKitTestSupport", dependencies: ["RasterKit"], path: "Tests/RasterKitTestSupport"),

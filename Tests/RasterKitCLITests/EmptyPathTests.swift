@@ -18,7 +18,7 @@ import Testing
         ["cache", "stats", "--cache", ""],
     ])
     func anEmptyPathExitsTwoAndWritesNothing(arguments: [String]) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-empty-\(UUID().uuidString)")
+        let folder = TestScratch.path("rasterkit-empty")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>"#.utf8)

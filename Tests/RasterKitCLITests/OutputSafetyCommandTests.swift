@@ -8,7 +8,7 @@ import RasterKit
 /// embeds only pixels re-encoded from PNGs that decode.
 @Suite struct OutputSafetyCommandTests {
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-safety-\(UUID().uuidString)")
+        let folder = TestScratch.path("rasterkit-safety")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

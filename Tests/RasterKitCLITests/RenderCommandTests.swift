@@ -10,7 +10,7 @@ import RasterKit
         let folder: URL
 
         init(manifest: String = Workspace.manifest) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-render-\(UUID().uuidString)")
+            folder = TestScratch.path("rasterkit-render")
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("icons"), withIntermediateDirectories: true)
             try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><rect x="4" y="4" width="16" height="16"/></svg>"#.utf8)
                 .write(to: folder.appendingPathComponent("icons/box.svg"))

@@ -36,7 +36,7 @@ import RasterKit
 
     /// A temporary folder with `icons/a.svg`, `icons/sub/b.svg` and `c.svg`.
     static func workspace() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-svg-\(UUID().uuidString)")
+        let folder = TestScratch.path("rasterkit-svg")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("icons/sub"), withIntermediateDirectories: true)
         try square("red").write(to: folder.appendingPathComponent("icons/a.svg"))
         try square("blue").write(to: folder.appendingPathComponent("icons/sub/b.svg"))

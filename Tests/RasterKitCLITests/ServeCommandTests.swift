@@ -8,7 +8,7 @@ import Testing
 /// `rasterkit serve` as a user runs it: the built binary on an ephemeral loopback port.
 @Suite("rasterkit serve") struct ServeCommandTests {
     @Test func servesPrintsItsAddressAndStopsOnSIGTERM() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-serve-cli-\(UUID().uuidString)")
+        let folder = TestScratch.path("rasterkit-serve-cli")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("kit.yaml")

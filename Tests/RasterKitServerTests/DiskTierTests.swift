@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import RasterKit
 @testable import RasterKitServer
 import Testing
@@ -7,7 +8,7 @@ import Testing
     /// A render drawn by one server is served from the shared store by the next, undrawn, with
     /// the same tag: the server uses RasterKit's keys and tiers, not a cache of its own.
     @Test func aRestartedServerServesFromTheDiskStore() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-serve-disk-\(UUID().uuidString)")
+        let folder = TestScratch.path("rasterkit-serve-disk")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("renders.sqlite")

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import RasterKitTestSupport
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -56,7 +57,7 @@ final class TestServer: Sendable {
 
     static func start(rasterizer: Rasterizer? = nil, folder: URL? = nil,
                       _ configure: (inout RasterServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
-        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-serve-\(UUID().uuidString)")
+        let folder = folder ?? TestScratch.path("rasterkit-serve")
         let icons = folder.appendingPathComponent("site/icons")
         try FileManager.default.createDirectory(at: icons.appendingPathComponent("nested"), withIntermediateDirectories: true)
         try manifest.write(to: folder.appendingPathComponent("site/manifest.yaml"), atomically: true, encoding: .utf8)

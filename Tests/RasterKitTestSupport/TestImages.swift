@@ -51,7 +51,7 @@ package struct TemporaryDirectory {
     package let url: URL
 
     package init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-diff-\(UUID().uuidString)")
+        url = TestScratch.path("rasterkit-diff")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 @testable import RasterKitTesting
 
@@ -9,8 +10,7 @@ struct Harness {
     let artifacts: URL
 
     init(_ name: String = #function) throws {
-        root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("rasterkit-golden-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))")
+        root = TestScratch.path("golden-" + name.filter(\.isLetter))
         goldens = root.appendingPathComponent("Goldens")
         artifacts = root.appendingPathComponent("artifacts")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

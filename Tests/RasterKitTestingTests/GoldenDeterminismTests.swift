@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Synchronization
 import Testing
 @testable import RasterKitTesting
@@ -24,7 +25,7 @@ private struct Steady: Rasterizable {
 /// from itself is refused.
 @Suite struct GoldenDeterminismTests {
     private func folder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-determinism-\(UUID().uuidString.prefix(8))")
+        TestScratch.path("rasterkit-determinism")
     }
 
     @Test func aNondeterministicComponentIsNotRecorded() throws {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct GoldenReportTests {
     /// Leaves artifacts for two failing goldens: one with few differing pixels, one with many.
     private func makeArtifacts() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-report-\(UUID().uuidString.prefix(8))")
+        let root = TestScratch.path("rasterkit-report")
         let goldens = root.appendingPathComponent("Goldens"), artifacts = root.appendingPathComponent("artifacts")
         for (test, changed) in [("few", 1.0), ("many", 8.0)] {
             let golden = try RasterImage(size: Size(10)) { $0.fillAll(with: .color(.white)) }

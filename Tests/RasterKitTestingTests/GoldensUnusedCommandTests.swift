@@ -11,7 +11,7 @@ import Testing
         let root: URL, goldens: URL, runs: URL
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-unused-\(UUID().uuidString.prefix(8))")
+            root = TestScratch.path("rasterkit-unused")
             goldens = root.appendingPathComponent("Goldens")
             runs = root.appendingPathComponent("runs")
             for name in ["a", "b", "c"] {

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 @testable import RasterKit
 @testable import RasterKitBatch
@@ -8,7 +9,7 @@ import Testing
 @Suite struct BatchOutputIndexTests {
     /// A folder with one output file, and the (version 1) index line that describes it as written.
     private func folderWithOutput() throws -> (folder: URL, line: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-index-\(UUID().uuidString.prefix(8))")
+        let folder = TestScratch.path("rk-index")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("icon-48.png")
         try Data([1, 2, 3]).write(to: file)

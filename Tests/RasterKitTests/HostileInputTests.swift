@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 @testable import RasterKit
 @testable import RasterKitBatch
@@ -392,7 +393,7 @@ enum HighWaterMark {
     /// whatever the rasterizer's were, so a small PNG that really is 16000² cost a gigabyte for a
     /// 20-point output. It is decoded under the render's own limits and budget.
     @Test func anImageLayerIsDecodedUnderTheRendersLimits() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-image-limits-\(UUID().uuidString)")
+        let folder = TestScratch.path("rasterkit-image-limits")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let large = try RasterImage(size: Size(1_200), scale: 1) { $0.fillAll(with: .color(.white)) }

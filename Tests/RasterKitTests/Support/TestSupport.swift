@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 @testable import RasterKit
 
@@ -8,13 +9,9 @@ enum TestSupport {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
-    /// A fresh empty directory under the system temporary directory.
+    /// A fresh empty directory in this test process's scratch folder (see `TestScratch`).
     static func temporaryDirectory(_ name: String = #function) throws -> URL {
-        let safe = name.filter { $0.isLetter || $0.isNumber }
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("rasterkit-tests-\(safe)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder(name.filter { $0.isLetter || $0.isNumber })
     }
 
     /// The directory holding the built products (the test bundle and executables).

@@ -25,16 +25,19 @@ private struct Broken: Rasterizable {
 
 /// A private snapshot folder and artifacts folder per test.
 private struct Folders {
+    let root: URL
     let snapshots: String
     let artifacts: URL
 
     init() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-snapshot-\(UUID().uuidString.prefix(8))")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-snapshot-\(UUID().uuidString.prefix(8))")
         snapshots = root.appendingPathComponent("__Snapshots__").path
         artifacts = root.appendingPathComponent("artifacts")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         setenv("RASTERKIT_ARTIFACTS", artifacts.path, 1)
     }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
 
     func reference(_ test: String, _ name: String) -> String { snapshots + "/\(test).\(name).png" }
 }
@@ -44,6 +47,7 @@ private struct Folders {
 @Suite(.serialized) struct SnapshotStrategyTests {
     @Test func anImageIsRecordedThenPassesThenFailsWithPathsInTheMessage() throws {
         let folders = try Folders()
+        defer { folders.remove() }
         let recorded = verifySnapshot(of: try square(.blue), as: .png, named: "blue", record: .missing,
                                       snapshotDirectory: folders.snapshots)
         #expect(recorded?.contains("No reference was found on disk") == true)
@@ -70,6 +74,7 @@ private struct Folders {
 
     @Test func toleranceAndRecordModes() throws {
         let folders = try Folders()
+        defer { folders.remove() }
         _ = verifySnapshot(of: try square(.blue), as: .png, named: "t", record: .all, snapshotDirectory: folders.snapshots)
         #expect(verifySnapshot(of: try square(.blue, dot: true), as: .png(tolerance: Tolerance(maxDifferentPixels: 2)),
                                named: "t", record: .never, snapshotDirectory: folders.snapshots) == nil)
@@ -89,6 +94,7 @@ private struct Folders {
 
     @Test func aComponentIsRasterizedRecordedAndCompared() throws {
         let folders = try Folders()
+        defer { folders.remove() }
         let strategy = Snapshotting<Chip, PixelSnapshot>.rasterized(size: Size(width: 20, height: 12), scale: 2)
         let recorded = verifySnapshot(of: Chip(tint: .red), as: strategy, named: "chip", record: .missing,
                                       snapshotDirectory: folders.snapshots)
@@ -108,6 +114,7 @@ private struct Folders {
 
     @Test func aDrawThatThrowsFailsWithTheError() throws {
         let folders = try Folders()
+        defer { folders.remove() }
         try FileManager.default.createDirectory(atPath: folders.snapshots, withIntermediateDirectories: true)
         try square(.blue).pngData().write(to: URL(fileURLWithPath: folders.reference("aDrawThatThrowsFailsWithTheError", "broken")))
         let message = verifySnapshot(of: Broken(), as: .rasterized(size: Size(10), scale: 1), named: "broken", record: .never,
@@ -118,7 +125,8 @@ private struct Folders {
     /// `assertSnapshot` itself, against the reference committed in `__Snapshots__` (made by this
     /// strategy from a 10-point red square at scale 1).
     @Test func assertSnapshotUsesTheStrategyUnderSwiftTesting() throws {
-        _ = try Folders()
+        let folders = try Folders()
+        defer { folders.remove() }
         try withSnapshotTesting(record: .never) {
             assertSnapshot(of: try square(.red), as: .png, named: "red")
             try withKnownIssue {
