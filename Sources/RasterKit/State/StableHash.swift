@@ -17,11 +17,10 @@ public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConverti
         // Written digit by digit: records and indexes print one per output, and going through
         // `String(_:radix:)` and padding cost more than the rest of a line.
         String(unsafeUninitializedCapacity: 32) { text in
-            for (half, value) in [high, low].enumerated() {
-                for nibble in 0..<16 {
-                    let digit = UInt8(truncatingIfNeeded: value >> (60 - 4 * nibble)) & 0xF
-                    text[half * 16 + nibble] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                }
+            for position in 0..<32 {
+                let value = position < 16 ? high : low
+                let digit = UInt8(truncatingIfNeeded: value >> (60 - 4 * (position % 16))) & 0xF
+                text[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
             }
             return 32
         }
