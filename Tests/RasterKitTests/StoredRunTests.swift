@@ -346,6 +346,17 @@ import RasterKitRemoteCache
         #expect(Set(fields).isSuperset(of: StoredRunRecord.limitsLeftOut))
     }
 
+    /// Inputs are recorded relative to the manifest's folder, so another checkout reads its own
+    /// files, except a path the manifest spells out as it is, which reads that very file.
+    @Test func inputsAreRecordedRelativeUnlessTheManifestNamesThemAsTheyAre() {
+        let manifest = "assets:\n  logo: /opt/brand/logo.svg\n  icon: icons/star.svg\n"
+        #expect(StoredRunRecord.relative("/work/app/icons/star.svg", to: "/work/app", manifest: manifest) == "icons/star.svg")
+        #expect(StoredRunRecord.relative("/work/shared/a.svg", to: "/work/app", manifest: manifest) == "../shared/a.svg")
+        #expect(StoredRunRecord.relative("/opt/brand/logo.svg", to: "/work/app", manifest: manifest) == "/opt/brand/logo.svg")
+        #expect(StoredRunRecord.contains("abcabd", "abd") && !StoredRunRecord.contains("abcab", "abd"))
+        #expect(StoredRunRecord.contains("x", "") && !StoredRunRecord.contains("", "x") && StoredRunRecord.contains("é/ü", "/ü"))
+    }
+
     @Test func theBuildIsIdentifiedByItsBuildID() throws {
         let identity = try #require(BuildIdentity.current)
         #expect(identity.hasPrefix("build-id ") && identity.count > "build-id ".count + 16)
