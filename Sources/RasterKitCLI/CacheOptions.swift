@@ -83,6 +83,15 @@ struct CacheOptions: ParsableArguments {
     /// The cache a batch looks for the record of an identical run in before loading anything
     /// (``makeCache(memoryLimit:)``), when there can be one: the disk store exists, or a remote
     /// store is given. Nil otherwise, so a run whose manifest turns out broken creates no store.
+    /// The cache, made on another thread from now, when its store already exists (see
+    /// `BackgroundValue`); nil when there is none yet (it is made, and the store created, only
+    /// when the run needs it) or no store is used.
+    func openExistingStoreInBackground() -> BackgroundValue<RasterCache>? {
+        guard !noCache, storeExists else { return nil }
+        let options = self
+        return BackgroundValue { options.makeCache() }
+    }
+
     func makeCacheForStoredRuns() -> RasterCache? {
         guard !noCache, storeExists || remoteURL != nil else { return nil }
         return makeCache()

@@ -99,15 +99,19 @@ struct SVGCommand: ParsableCommand {
                              scales: scales.isEmpty ? [1] : scales, contentMode: mode.contentMode,
                              tint: try tint.map(Self.parseTint), allowsExternalReferences: allowExternalReferences)
         batch.post = try postSteps()
+        // An existing store is opened on another thread while the outputs are planned: on a
+        // warm run the two take about as long. A missing one is made only once the plan holds.
+        let opening = listOutputs ? nil : caching.openExistingStoreInBackground()
         let outputs: [BatchOutput]
-        do { outputs = try batch.outputs() } catch { fail(error.description) }
+        do { outputs = try batch.outputs() } catch { fail(error.description, after: opening) }
         if listOutputs {
             OutputListing(outputs: outputs.map(\.plannedFile).sorted { $0.path < $1.path }).print(json: json)
             return
         }
         let directory = URL(fileURLWithPath: out)
-        do { try Self.prepareOutputFolderOrParent(directory) } catch { fail(error.description) }
-        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: .default)) { renderer, progress in
+        do { try Self.prepareOutputFolderOrParent(directory) } catch { fail(error.description, after: opening) }
+        let summary = caching.runBatch(jobs: jobs, json: json, limits: limits.applied(to: .default),
+                                       cache: opening?.value) { renderer, progress in
             renderer.run(outputs, into: directory, progress: progress.update)
         }
         BatchSummaryPrinter.print(summary, json: json)
@@ -151,8 +155,10 @@ struct SVGCommand: ParsableCommand {
 
     static func parseTint(_ text: String) throws -> Color { try HexColor.color(text, option: "--tint") }
 
-    /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2.
-    private func fail(_ message: String) -> Never {
+    /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2, once
+    /// the store `opening` is open: the process does not exit under a thread inside SQLite.
+    private func fail(_ message: String, after opening: BackgroundValue<RasterCache>? = nil) -> Never {
+        _ = opening?.value
         UsageFailure.exit(command: "svg", message, json: json)
     }
 }
