@@ -11,9 +11,10 @@ func fuzzManifest(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// A folder with nothing in it, made once per process.
+/// A folder with nothing in it, made once per process and removed when it exits.
 private let emptyFolder: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("rasterkit-fuzz-\(getpid())")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit { _ = emptyFolder.path.withCString { rmdir($0) } }
     return url
 }()
