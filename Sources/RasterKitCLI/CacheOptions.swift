@@ -80,9 +80,6 @@ struct CacheOptions: ParsableArguments {
     /// Whether the disk store's file exists.
     private var storeExists: Bool { FileManager.default.fileExists(atPath: cache ?? DiskCache.defaultURL.path) }
 
-    /// The cache a batch looks for the record of an identical run in before loading anything
-    /// (``makeCache(memoryLimit:)``), when there can be one: the disk store exists, or a remote
-    /// store is given. Nil otherwise, so a run whose manifest turns out broken creates no store.
     /// The cache, made on another thread from now, when its store already exists (see
     /// `BackgroundValue`); nil when there is none yet (it is made, and the store created, only
     /// when the run needs it) or no store is used.
@@ -92,6 +89,9 @@ struct CacheOptions: ParsableArguments {
         return BackgroundValue { options.makeCache() }
     }
 
+    /// The cache a batch looks for the record of an identical run in before loading anything
+    /// (``makeCache(memoryLimit:)``), when there can be one: the disk store exists, or a remote
+    /// store is given. Nil otherwise, so a run whose manifest turns out broken creates no store.
     func makeCacheForStoredRuns() -> RasterCache? {
         guard !noCache, storeExists || remoteURL != nil else { return nil }
         return makeCache()
