@@ -36,23 +36,10 @@ enum BuildIdentity {
             let size = Int(entry.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
             guard let start = UnsafeRawPointer(bitPattern: address) else { continue }
             if let id = gnuBuildID(in: UnsafeRawBufferPointer(start: start, count: size)) {
-                return hexDigits(id)
+                return HexDigits.of(id)
             }
         }
         return nil
-    }
-
-    /// `bytes` as lowercase hexadecimal digits, two per byte (`String(format:)` costs a
-    /// warm run's start a conformance search per byte).
-    static func hexDigits(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            for (index, byte) in bytes.enumerated() {
-                text[2 * index] = digits[Int(byte >> 4)]
-                text[2 * index + 1] = digits[Int(byte & 0xF)]
-            }
-            return bytes.count * 2
-        }
     }
 
     /// The descriptor of the `GNU` note of type 3 (build ID) among the notes in `notes`.

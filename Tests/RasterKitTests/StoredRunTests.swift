@@ -372,6 +372,6 @@ import RasterKitRemoteCache
         note("GNU", type: 3, [0xAB, 0xCD, 0xEF, 0x01, 0x23])
         #expect(notes.withUnsafeBytes { BuildIdentity.gnuBuildID(in: $0) } == [0xAB, 0xCD, 0xEF, 0x01, 0x23])
         #expect(notes.dropLast(4).withUnsafeBytes { BuildIdentity.gnuBuildID(in: $0) } == nil)
-        #expect(BuildIdentity.hexDigits([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff" && BuildIdentity.hexDigits([]) == "")
+        #expect(HexDigits.of([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff" && HexDigits.of([UInt8]()) == "")
     }
 }

@@ -105,8 +105,12 @@ struct DiskCacheHit: Sendable {
 extension StableDigest {
     /// The 16 bytes a digest is stored as: `high` then `low`, big-endian, so that stored keys
     /// sort like their hexadecimal form and `hex(digest)` in SQL equals ``CacheKey/digest``.
-    var storedBytes: Data {
-        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Data($0) }
+    var storedBytes: Data { withStoredBytes { Data($0) } }
+
+    /// Runs `body` with the 16 stored bytes in place, for binding them to a statement without
+    /// a copy (`SQLITE_STATIC`: they outlive the statement's use of them inside `body`).
+    func withStoredBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withUnsafeBytes(of: (high.bigEndian, low.bigEndian), body)
     }
 
     /// The row id an entry is stored under: the digest's first 64 bits.

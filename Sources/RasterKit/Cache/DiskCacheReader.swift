@@ -104,8 +104,7 @@ final class DiskCacheReadConnection: @unchecked Sendable {
     }
 
     func entry(for digest: StableDigest) throws -> DiskCacheStore.StoredEntry? {
-        var bytes = (digest.high.bigEndian, digest.low.bigEndian)
-        return try withUnsafeBytes(of: &bytes) { digestBytes in
+        try digest.withStoredBytes { digestBytes in
             defer {
                 sqlite3_reset(lookup)
                 sqlite3_clear_bindings(lookup)

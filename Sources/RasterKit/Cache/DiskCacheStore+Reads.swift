@@ -101,7 +101,7 @@ extension DiskCacheStore {
                     capInsets = EdgeInsets(top: top, left: left, bottom: bottom, right: right)
                 }
                 infos.append(DiskCacheEntryInfo(
-                    digest: StableDigest(storedBytes: digest)?.hex ?? digest.map { String(format: "%02x", $0) }.joined(),
+                    digest: StableDigest(storedBytes: digest)?.hex ?? HexDigits.of(digest),
                     typeName: row[1], renderVersion: row[2], keyDescription: row[3], pixelWidth: row[4],
                     pixelHeight: row[5], scale: row[6], capInsets: capInsets, byteSize: row[11],
                     created: Date(timeIntervalSince1970: row[12]), lastAccess: Date(timeIntervalSince1970: row[13]),

@@ -93,9 +93,7 @@ extension DiskCacheStore {
             sqlite3_clear_bindings(statement)
         }
         for (digest, time) in touches {
-            var bytes = (digest.high.bigEndian, digest.low.bigEndian)
-            // SQLITE_STATIC: the digest's bytes outlive the statement's use of them, in this scope.
-            let status = withUnsafeBytes(of: &bytes) { digestBytes in
+            let status = digest.withStoredBytes { digestBytes in
                 sqlite3_reset(statement)
                 sqlite3_bind_int64(statement, 1, digest.storedID)
                 sqlite3_bind_blob(statement, 2, digestBytes.baseAddress, 16, nil)

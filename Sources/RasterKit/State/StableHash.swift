@@ -14,16 +14,7 @@ public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConverti
 
     /// 32 lowercase hexadecimal digits.
     public var hex: String {
-        // Written digit by digit: records and indexes print one per output, and going through
-        // `String(_:radix:)` and padding cost more than the rest of a line.
-        String(unsafeUninitializedCapacity: 32) { text in
-            for position in 0..<32 {
-                let value = position < 16 ? high : low
-                let digit = UInt8(truncatingIfNeeded: value >> (60 - 4 * (position % 16))) & 0xF
-                text[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            }
-            return 32
-        }
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { HexDigits.of($0) }
     }
 
     /// Parses 32 hexadecimal digits (either case).
