@@ -220,7 +220,17 @@ def remote_checks(results):
          lambda r: None if wall_ns(r, beside) is None or wall_ns(r, silent) is None
          else (wall_ns(r, silent) - wall_ns(r, beside)) / 1e9,
          "{:.2f} s", lambda v: v <= 1.2, "≤ the 1 s timeout, once per run"),
+        (22, "showcase in memory, empty store: remote never answers − no remote (seconds)",
+         lambda r: difference_s(r, "remote showcase in memory: new folder, empty store, remote never answers (1 s timeout)",
+                                "remote showcase in memory: new folder, empty store, no remote (baseline beside never answers)"),
+         "{:.2f} s", lambda v: v <= 1.05, "≤ the 1 s timeout, once per run"),
     ]
+
+
+def difference_s(results, slower, baseline):
+    """The p50 of `slower` less the p50 of `baseline`, in seconds; None when either is missing."""
+    a, b = wall_ns(results, slower), wall_ns(results, baseline)
+    return None if a is None or b is None else (a - b) / 1e9
 
 
 def main():

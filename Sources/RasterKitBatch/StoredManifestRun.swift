@@ -34,6 +34,13 @@ extension ManifestRun {
     /// empty writes the whole run with one request.
     public func storedRun(in cache: RasterCache) -> StoredManifestRun? {
         if let disk = cache.disk, let local = storedRun(in: disk) { return local }
+        return storedRunInRemoteStore(of: cache)
+    }
+
+    /// The pack of an identical run in `cache`'s remote store only, or nil (no remote store, a
+    /// miss, a fault). The command line asks for it while it loads and plans the manifest, so
+    /// that a slow remote store's wait and the planning overlap.
+    package func storedRunInRemoteStore(of cache: RasterCache) -> StoredManifestRun? {
         guard cache.hasRemote else { return nil }
         return storedRun(store: cache.disk) { identity in
             cache.remoteRunPack(for: identity).flatMap { StoredRunRecord(data: $0) }

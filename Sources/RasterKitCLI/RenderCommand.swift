@@ -106,19 +106,14 @@ struct RenderCommand: ParsableCommand {
         // restored), or shared as a pack through the remote store, is written from there
         // without loading the manifest.
         let cache = contactSheet == nil ? caching.makeCacheForStoredRuns() : nil
-        if let cache, let stored = run.storedRun(in: cache) {
-            do { try SVGCommand.prepareOutputFolderOrParent(directory) } catch { fail(error.description) }
-            let progress = ProgressBar(style: .forStandardError(silent: json))
-            let written = stored.write(jobs: jobs, progress: progress.update)
-            progress.finish()
-            if let written {
-                var summary = written.summary
-                summary.remote = cache.remoteStatistics
-                RenderReport(summary: summary, shard: shard, files: written.files).print(json: json)
-                if summary.failed > 0 { throw ExitStatus.partialFailure }
-                return
-            }
-            // Some output's bytes are gone from the store: render as usual, which draws them.
+        if let cache, let disk = cache.disk, let stored = run.storedRun(in: disk),
+           try writeStoredRun(stored, cache: cache, shard: shard) { return }
+        // The remote store is asked for the pack while the manifest is loaded and planned: a
+        // remote that is slow, or accepts connections and never answers, then costs its wait
+        // less the planning, and one that answers hides its round trip behind it.
+        let lookup = run
+        let remotePack = cache.flatMap { cache in
+            cache.hasRemote ? BackgroundValue { lookup.storedRunInRemoteStore(of: cache) } : nil
         }
         // Fonts load on another processor while this one reads the manifest, when drawing is
         // likely: with a store, most outputs come from it and fonts are loaded on first use.
@@ -135,6 +130,7 @@ struct RenderCommand: ParsableCommand {
         } catch {
             report(error)
         }
+        if let cache, let stored = remotePack?.value, try writeStoredRun(stored, cache: cache, shard: shard) { return }
         do { try SVGCommand.prepareOutputFolderOrParent(directory) } catch { fail(error.description) }
 
         // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
@@ -152,6 +148,22 @@ struct RenderCommand: ParsableCommand {
         report.contactSheetError = result.contactSheetError
         report.print(json: json)
         if result.summary.failed > 0 || result.contactSheetError != nil { throw ExitStatus.partialFailure }
+    }
+
+    /// Writes the outputs of `stored` (found in the store, or in the remote store's pack) and
+    /// reports them; false when some output's bytes are gone from the store, and the run must
+    /// render as usual (which draws them).
+    private func writeStoredRun(_ stored: StoredManifestRun, cache: RasterCache, shard: Shard) throws -> Bool {
+        do { try SVGCommand.prepareOutputFolderOrParent(stored.run.outputDirectory) } catch { fail(error.description) }
+        let progress = ProgressBar(style: .forStandardError(silent: json))
+        let written = stored.write(jobs: jobs, progress: progress.update)
+        progress.finish()
+        guard let written else { return false }
+        var summary = written.summary
+        summary.remote = cache.remoteStatistics
+        RenderReport(summary: summary, shard: shard, files: written.files).print(json: json)
+        if summary.failed > 0 { throw ExitStatus.partialFailure }
+        return true
     }
 
     // MARK: Failing before anything is written

@@ -118,4 +118,10 @@ let benchmarks: @Sendable () -> Void = {
     register("remote showcase: new folder, empty store, no remote (baseline beside remote down)", remote: { nil })
     register("remote showcase: new folder, empty store, remote down (closed port)", remote: { "http://127.0.0.1:\(freePort())/renders" })
     register("remote showcase: new folder, empty store, remote never answers (1 s timeout)", remote: { silentURL })
+    // The same pair on a memory file system, where the disk's write-back of the runs before
+    // cannot make the second run of the pair slower than the first: the difference is the wait.
+    register("remote showcase in memory: new folder, empty store, no remote (baseline beside never answers)", inMemory: true,
+             remote: { nil })
+    register("remote showcase in memory: new folder, empty store, remote never answers (1 s timeout)", inMemory: true,
+             remote: { silentURL })
 }
