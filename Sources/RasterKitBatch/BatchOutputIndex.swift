@@ -37,7 +37,7 @@ final class BatchOutputIndex: Sendable {
     static func load(from directory: String) -> BatchOutputIndex {
         var entries: [String: Entry] = [:]
         if let data = try? FileReader.read(directory + "/" + fileName, naming: fileName) {
-            let hasStamps = !data.starts(with: Data(firstHeader.utf8))
+            let hasStamps = !data.starts(with: firstHeader.utf8)
             let count = hasStamps ? 5 : 4
             for fields in TabSeparated.lines(of: data, fieldsPerLine: count) where !fields[0].hasPrefix("#") {
                 guard fields.count == count, let bytes = Int64(fields[1]), let modified = Int64(fields[2]) else { continue }
@@ -103,6 +103,9 @@ final class BatchOutputIndex: Sendable {
         for (path, entry) in merged.sorted(by: { $0.key < $1.key }) {
             text += "\(entry.fingerprint)\t\(entry.state.byteCount)\t\(entry.state.modified)\t\(entry.sourceStamp)\t\(path)\n"
         }
-        try AtomicFileWriter.write(Data(text.utf8), to: directory + "/" + Self.fileName, below: directory)
+        // Copied from the string's own bytes: `Data(text.utf8)` first asks the runtime whether the
+        // view is contiguous bytes, a conformance search over the whole binary.
+        let bytes = text.withUTF8 { Data(buffer: $0) }
+        try AtomicFileWriter.write(bytes, to: directory + "/" + Self.fileName, below: directory)
     }
 }

@@ -34,7 +34,7 @@ enum BatchSummaryPrinter {
     /// `400 outputs in 1.23 s: 380 rendered, 18 from cache, 2 failed`.
     static func text(_ summary: BatchSummary) -> String {
         let noun = summary.total == 1 ? "output" : "outputs"
-        return "\(summary.total) \(noun) in " + String(format: "%.2f s", summary.seconds)
+        return "\(summary.total) \(noun) in " + DecimalText.fixed(summary.seconds, digits: 2) + " s"
             + ": " + summary.countsDescription
     }
 }

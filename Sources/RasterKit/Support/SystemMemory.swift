@@ -13,7 +13,7 @@ enum SystemMemory {
     private static func cgroupLimit() -> Int? {
         guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
               let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
-        let path = "/sys/fs/cgroup" + line.dropFirst(3) + "/memory.max"
+        let path = "/sys/fs/cgroup" + String(line.dropFirst(3)) + "/memory.max"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
