@@ -286,7 +286,7 @@ import Testing
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         var options = fixture.options()
-        options.maximumPageCount = 12   // enough for the schema, not for many entries
+        options.maximumPageCount = 13   // enough for the schema, not for many entries
         let disk = try fixture.open(options: options)
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         for index in 0..<20 {

@@ -80,8 +80,31 @@ enum DiskCacheSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v5-access-times") { db in
+            // When each entry was last served, beside it rather than in its row: a touch rewrote
+            // the whole row (its PNG included), and a warm run on a restored store touches every
+            // entry it serves, so its first run copied every page of the table into the WAL and
+            // back. These rows are 16 bytes. An entry's last access is the later of its own
+            // `last_access` (set when it is written) and its row here (see `lastAccessSQL`); the
+            // trigger removes that row with the entry.
+            try db.execute(sql: """
+                CREATE TABLE access_times (
+                    id INTEGER PRIMARY KEY,
+                    last_access REAL NOT NULL
+                );
+                CREATE TRIGGER entries_forget_access_time AFTER DELETE ON entries BEGIN
+                    DELETE FROM access_times WHERE id = old.id;
+                END;
+                """)
+        }
         return migrator
     }()
+
+    /// The last access of the `entries` row `row` (a table name or alias): the later of its
+    /// own column and its touch in `access_times`.
+    static func lastAccessSQL(of row: String = "entries") -> String {
+        "max(\(row).last_access, coalesce((SELECT a.last_access FROM access_times a WHERE a.id = \(row).id), 0))"
+    }
 
     /// The columns of `entries` each migration adds; add each new migration's.
     static let columnsByMigration: [String: Set<String>] = [
@@ -93,6 +116,7 @@ enum DiskCacheSchema {
         "v2-checksum": ["checksum"],
         "v3-encoded-outputs": ["png_encoding"],
         "v4-run-records": [],
+        "v5-access-times": [],
     ]
 
     /// The columns of `entries` once every migration has run.

@@ -7,6 +7,8 @@ struct DiskCacheImportSource {
     let queue: DatabaseQueue
     /// Whether its entries record the encoder of their PNG, and it keeps files' bytes (schema v3).
     let hasEncodedOutputs: Bool
+    /// Whether it keeps entries' touches beside them (schema v5).
+    let hasAccessTimes: Bool
 
     init(url: URL) throws {
         path = url.path
@@ -21,7 +23,7 @@ struct DiskCacheImportSource {
         configuration.label = "RasterKit.DiskCache.import"
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            hasEncodedOutputs = try queue.read { db in
+            (hasEncodedOutputs, hasAccessTimes) = try queue.read { db in
                 try DiskCacheSchema.inspect(db)
                 guard try db.tableExists("entries") else {
                     throw DiskCacheSchema.Damage.corrupt("it holds no entries table")
@@ -31,7 +33,7 @@ struct DiskCacheImportSource {
                 guard check == ["ok"] else {
                     throw DiskCacheSchema.Damage.corrupt("integrity_check: \(check.prefix(3).joined(separator: "; "))")
                 }
-                return try db.tableExists("encoded_outputs")
+                return (try db.tableExists("encoded_outputs"), try db.tableExists("access_times"))
             }
         } catch let damage as DiskCacheSchema.Damage {
             throw DiskCacheError.notAStore(path: path, reason: damage.description)
@@ -55,12 +57,13 @@ extension DiskCacheStore {
     func importEntries(from source: DiskCacheImportSource) throws -> DiskCacheImportReport {
         var report = DiskCacheImportReport()
         let encoding = source.hasEncodedOutputs ? "png_encoding" : "NULL"
+        let lastAccess = source.hasAccessTimes ? DiskCacheSchema.lastAccessSQL() : "last_access"
         var lastID = Int64.min
         while true {
             let rows = try source.queue.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT id, digest, type_name, render_version, key_description, pixel_width, pixel_height, scale,
-                           cap_top, cap_left, cap_bottom, cap_right, created_at, last_access, expires_at, children,
+                           cap_top, cap_left, cap_bottom, cap_right, created_at, \(lastAccess), expires_at, children,
                            checksum, \(encoding), png
                     FROM entries WHERE id > ? ORDER BY id LIMIT \(Self.importPageSize)
                     """, arguments: [lastID])

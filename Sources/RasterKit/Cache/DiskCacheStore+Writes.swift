@@ -79,13 +79,14 @@ extension DiskCacheStore {
         }
     }
 
-    /// Writes the batched last-access times, bound through SQLite's own calls: the first warm
-    /// run on a restored store touches every render it serves, and GRDB's conversion of each
-    /// row's arguments added a third to the update itself.
+    /// Writes the batched last-access times into `access_times` (see the schema's v5), bound
+    /// through SQLite's own calls: the first warm run on a restored store touches every render
+    /// it serves, and GRDB's conversion of each row's arguments added a third to the update.
     private static func touch(_ touches: [StableDigest: Double], _ db: Database) throws {
         guard !touches.isEmpty else { return }
         let touch = try db.cachedStatement(sql: """
-            UPDATE entries SET last_access = ?3 WHERE id = ?1 AND digest = ?2 AND last_access < ?3
+            INSERT INTO access_times (id, last_access) SELECT id, ?3 FROM entries WHERE id = ?1 AND digest = ?2
+            ON CONFLICT (id) DO UPDATE SET last_access = excluded.last_access WHERE excluded.last_access > last_access
             """)
         let statement = touch.sqliteStatement
         defer {
@@ -192,7 +193,8 @@ extension DiskCacheStore {
         let removed = try Int.fetchAll(db, sql: """
             DELETE FROM entries WHERE rowid IN (
                 SELECT rowid FROM (
-                    SELECT rowid, sum(byte_size) OVER (ORDER BY last_access DESC ROWS UNBOUNDED PRECEDING) AS kept
+                    SELECT rowid, sum(byte_size) OVER (ORDER BY \(DiskCacheSchema.lastAccessSQL()) DESC
+                                                       ROWS UNBOUNDED PRECEDING) AS kept
                     FROM entries)
                 WHERE kept > ?)
             RETURNING byte_size
