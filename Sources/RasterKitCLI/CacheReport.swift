@@ -60,7 +60,7 @@ struct CacheReport: Encodable {
             value /= 1024
             unit += 1
         }
-        return String(format: "%.1f", value) + " " + units[unit]
+        return DecimalText.fixed(value, digits: 1) + " " + units[unit]
     }
 
 }

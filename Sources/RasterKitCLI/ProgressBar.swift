@@ -61,7 +61,7 @@ final class ProgressBar: Sendable {
 
     /// `120/400  53.2/s  ETA 5s`, plus failures so far.
     static func counts(_ progress: BatchProgress) -> String {
-        var text = "\(progress.done)/\(progress.total)  " + String(format: "%.1f/s", progress.rate)
+        var text = "\(progress.done)/\(progress.total)  " + DecimalText.fixed(progress.rate, digits: 1) + "/s"
         if progress.done < progress.total, let remaining = progress.estimatedSecondsRemaining {
             text += "  ETA " + duration(remaining)
         }

@@ -100,11 +100,10 @@ enum DiskCacheSchema {
         return migrator
     }()
 
-    /// The last access of the `entries` row `row` (a table name or alias): the later of its
-    /// own column and its touch in `access_times`.
-    static func lastAccessSQL(of row: String = "entries") -> String {
-        "max(\(row).last_access, coalesce((SELECT a.last_access FROM access_times a WHERE a.id = \(row).id), 0))"
-    }
+    /// An `entries` row's last access, in a statement over `entries`: the later of its own
+    /// column and its touch in `access_times`.
+    static let lastAccessSQL =
+        "max(entries.last_access, coalesce((SELECT a.last_access FROM access_times a WHERE a.id = entries.id), 0))"
 
     /// The columns of `entries` each migration adds; add each new migration's.
     static let columnsByMigration: [String: Set<String>] = [

@@ -59,7 +59,7 @@ final class DiskCacheReader: Sendable {
 /// reader hands it to one lookup at a time, which is why it may cross threads (`@unchecked`).
 final class DiskCacheReadConnection: @unchecked Sendable {
     static let lookupSQL = """
-        SELECT created_at, expires_at, \(DiskCacheSchema.lastAccessSQL()), pixel_width, pixel_height, children, png,
+        SELECT created_at, expires_at, \(DiskCacheSchema.lastAccessSQL), pixel_width, pixel_height, children, png,
                scale, cap_top, cap_left, cap_bottom, cap_right, checksum, png_encoding
         FROM entries WHERE id = ?1 AND digest = ?2
         """

@@ -90,7 +90,7 @@ extension DiskCacheStore {
         try reading { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT digest, type_name, render_version, key_description, pixel_width, pixel_height, scale,
-                       cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, \(DiskCacheSchema.lastAccessSQL()),
+                       cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, \(DiskCacheSchema.lastAccessSQL),
                        expires_at, children
                 FROM entries WHERE \(condition) ORDER BY created_at, digest
                 """, arguments: arguments)

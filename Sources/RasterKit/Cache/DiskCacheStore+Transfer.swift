@@ -57,7 +57,7 @@ extension DiskCacheStore {
     func importEntries(from source: DiskCacheImportSource) throws -> DiskCacheImportReport {
         var report = DiskCacheImportReport()
         let encoding = source.hasEncodedOutputs ? "png_encoding" : "NULL"
-        let lastAccess = source.hasAccessTimes ? DiskCacheSchema.lastAccessSQL() : "last_access"
+        let lastAccess = source.hasAccessTimes ? DiskCacheSchema.lastAccessSQL : "last_access"
         var lastID = Int64.min
         while true {
             let rows = try source.queue.read { db in

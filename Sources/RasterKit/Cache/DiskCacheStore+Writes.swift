@@ -193,7 +193,7 @@ extension DiskCacheStore {
         let removed = try Int.fetchAll(db, sql: """
             DELETE FROM entries WHERE rowid IN (
                 SELECT rowid FROM (
-                    SELECT rowid, sum(byte_size) OVER (ORDER BY \(DiskCacheSchema.lastAccessSQL()) DESC
+                    SELECT rowid, sum(byte_size) OVER (ORDER BY \(DiskCacheSchema.lastAccessSQL) DESC
                                                        ROWS UNBOUNDED PRECEDING) AS kept
                     FROM entries)
                 WHERE kept > ?)

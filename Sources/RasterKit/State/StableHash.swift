@@ -14,7 +14,7 @@ public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConverti
 
     /// 32 lowercase hexadecimal digits.
     public var hex: String {
-        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { HexDigits.of($0) }
+        withStoredBytes { HexDigits.of($0) }
     }
 
     /// Parses 32 hexadecimal digits (either case).
