@@ -5,7 +5,7 @@ import Foundation
 @main
 struct RasterKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rasterkit",
+        commandName: LeafCommandLine.rootName,
         abstract: "Render UI assets with cairo, compare images, and manage RasterKit's render cache.",
         version: "0.1.0",
         subcommands: [DiffCommand.self, SVGCommand.self, CacheCommand.self, ReportCommand.self, GoldensCommand.self, RenderCommand.self, ServeCommand.self])
@@ -13,7 +13,7 @@ struct RasterKitCommand: AsyncParsableCommand {
     /// Usage mistakes exit with 2 (ArgumentParser's default is 64), as the CLI documents.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try LeafCommandLine.parse(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
             // Casts to the asynchronous commands, not to `any AsyncParsableCommand`: an
             // existential cast scans every protocol conformance in the binary on first use.
             if let diff = command as? DiffCommand {

@@ -12,6 +12,9 @@ import RasterKitBatch
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
+        // Tells ArgumentParser that a line LeafCommandLine decodes with this command alone holds no
+        // completion request. Help and errors always come from the root's parse, which ignores it.
+        _superCommandName: LeafCommandLine.rootName,
         abstract: "Render a manifest of components and SVGs to PNGs, an Xcode asset catalog or Android nine-patches.",
         discussion: """
             Writes <component>-<state>[-<W>x<H>][@<S>x].png for each component in the formats its outputs \

@@ -11,6 +11,9 @@ import RasterKitBatch
 struct SVGCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svg",
+        // Tells ArgumentParser that a line LeafCommandLine decodes with this command alone holds no
+        // completion request. Help and errors always come from the root's parse, which ignores it.
+        _superCommandName: LeafCommandLine.rootName,
         abstract: "Render SVG files to PNG at several sizes and scales.",
         discussion: """
             Writes <name>-<size>.png at scale 1 and <name>-<size>@<S>x.png otherwise, mirroring the \

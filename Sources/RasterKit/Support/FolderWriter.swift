@@ -274,8 +274,11 @@ package final class FolderWriter: Sendable {
     }
 
     /// The folder part (without its trailing `/`, or empty) and the name.
+    /// Searches the UTF-8 bytes: `/` is one byte that is never part of another character, and
+    /// a search by `Character` walks grapheme clusters, a tenth of writing a stored output.
     private static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        return (String(path[..<slash]), String(path[bytes.index(after: slash)...]))
     }
 }

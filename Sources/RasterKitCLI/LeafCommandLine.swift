@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// `rasterkit svg …` and `rasterkit render …` parsed by the subcommand alone.
+///
+/// `parseAsRoot()` decodes the root command, and decodes the line twice more to look for
+/// `--generate-completion-script`, before it decodes the subcommand. In a process that then
+/// copies a few hundred outputs from the render store (a warm CI run into a new folder) that is
+/// a tenth of the run, nearly all of it first-time type metadata and protocol conformance
+/// look-ups. A line that starts with one of these commands is decoded by that command alone.
+/// Their configurations name `rasterkit` as their super-command, which ArgumentParser takes to
+/// mean that the line holds no completion request, so it skips that look. The result is used
+/// only when it is that command, decoded and validated; anything else (help, `--version`, a
+/// completion request, a mistake) returns nil and the caller parses the line from the root, so
+/// every message and exit status is the one the full parse gives.
+enum LeafCommandLine {
+    /// The subcommands parsed this way, by name.
+    static let commands: [String: any ParsableCommand.Type] = [
+        SVGCommand.configuration.commandName ?? "svg": SVGCommand.self,
+        RenderCommand.configuration.commandName ?? "render": RenderCommand.self,
+    ]
+
+    /// The super-command the leaf commands' configurations name: the root's name.
+    static let rootName = "rasterkit"
+
+    /// The command `arguments` (without the program's name) run, when it is one of ``commands``
+    /// and decodes and validates as it is; nil otherwise.
+    static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let name = arguments.first, let leaf = commands[name],
+              let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())),
+              ObjectIdentifier(type(of: command)) == ObjectIdentifier(leaf)
+        else { return nil }
+        return command
+    }
+}
