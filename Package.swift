@@ -49,7 +49,9 @@ let package = Package(
             name: "CCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libfontconfig1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // librsvg through dlopen, loaded when a document is first parsed: a run served from the
+        // render store never pays for loading it (see LibrsvgLibrary.swift).
+        .target(name: "CRsvgLoader"),
         // zlib, to inflate SVGZ under a size limit before librsvg does.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Thread affinity for batch workers: two glibc calls that need _GNU_SOURCE.
@@ -59,7 +61,7 @@ let package = Package(
         .target(
             name: "RasterKit",
             dependencies: [
-                "CCairo", "CPNG", "CRsvg", "CZlib",
+                "CCairo", "CPNG", "CRsvgLoader", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

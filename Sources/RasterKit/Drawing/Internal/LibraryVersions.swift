@@ -1,6 +1,5 @@
 internal import CCairo
 internal import CPNG
-internal import CRsvg
 
 /// The run-time versions of the C libraries that draw and encode pixels, as loaded in this
 /// process (not the headers RasterKit was compiled against).
@@ -16,7 +15,7 @@ enum LibraryVersions {
             "HarfBuzz": String(cString: hb_version_string()),
             "FreeType": freetype.major < 0 ? "unknown" : "\(freetype.major).\(freetype.minor).\(freetype.patch)",
             "fontconfig": dotted(Int(FcGetVersion()), 100),
-            "librsvg": "\(rsvg_major_version).\(rsvg_minor_version).\(rsvg_micro_version)",
+            "librsvg": LibrsvgLibrary.version,
             "libpng": dotted(Int(png_access_version_number()), 100),
         ]
     }
