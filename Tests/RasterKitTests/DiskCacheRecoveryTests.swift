@@ -189,6 +189,41 @@ import Testing
         #expect(Set(columns) == DiskCacheSchema.entryColumns)
     }
 
+    /// A store that has every migration opens without the migrator; one a migration behind
+    /// (its last one undone, as an older build would have left it) gets it applied on open.
+    @Test func onlyAStoreBehindIsMigratedOnOpen() throws {
+        let complete = DiskCacheSchema.Layout(applicationID: DiskCacheSchema.applicationID, tables: ["entries"],
+                                              appliedMigrations: Set(DiskCacheSchema.migrator.migrations),
+                                              entryColumns: DiskCacheSchema.entryColumns)
+        #expect(try DiskCacheSchema.check(complete))
+        var behind = complete
+        behind.appliedMigrations.remove("v5-access-times")
+        #expect(try !DiskCacheSchema.check(behind))
+        var newer = complete
+        newer.appliedMigrations.insert("v99-future")
+        #expect(throws: DiskCacheSchema.Damage.self) { try DiskCacheSchema.check(newer) }
+
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 2)
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.writeWithoutTransaction {
+            try $0.execute(sql: """
+                DROP TRIGGER entries_forget_access_time; DROP TABLE access_times;
+                DELETE FROM grdb_migrations WHERE identifier = 'v5-access-times'
+                """)
+        }
+        try queue.close()
+        let disk = try fixture.open()
+        #expect(try disk.statistics.count == 2)
+        try disk.close()
+        let reopened = try DatabaseQueue(path: fixture.url.path)
+        defer { try? reopened.close() }
+        #expect(try reopened.read { try $0.tableExists("access_times") })
+        #expect(try reopened.read { try DiskCacheSchema.migrator.hasCompletedMigrations($0) })
+        #expect(fixture.log.warnings.isEmpty)
+    }
+
     @Test func anEmptyFileBecomesAStoreWithoutAWarning() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }

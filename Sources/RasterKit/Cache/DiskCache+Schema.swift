@@ -158,30 +158,52 @@ enum DiskCacheSchema {
     /// reads every row, so it checks the whole file first (`PRAGMA integrity_check`, in
     /// `DiskCacheImportSource`).
     static func inspect(_ db: Database) throws {
-        let identifier = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        let tables = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-            """)
-        if identifier != applicationID {
-            let migrationsApplied = tables.contains("grdb_migrations")
-                ? try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0 : 0
-            if let foreign = foreignness(applicationID: identifier, tables: tables, migrationsApplied: migrationsApplied) {
-                throw Damage.foreign(foreign)
+        let tables = try String.fetchAll(db, sql: tablesSQL)
+        try check(Layout(
+            applicationID: try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0, tables: tables,
+            appliedMigrations: try migrator.appliedIdentifiers(db),
+            entryColumns: tables.contains("entries")
+                ? Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('entries')")) : []))
+    }
+
+    /// A database's tables, SQLite's own left out.
+    static let tablesSQL = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+
+    /// What ``check(_:)`` looks at in a database.
+    struct Layout {
+        /// `PRAGMA application_id`.
+        var applicationID: Int32
+        /// Its tables, SQLite's own left out.
+        var tables: [String]
+        /// The migrations `grdb_migrations` records (none without that table).
+        var appliedMigrations: Set<String>
+        /// The columns of `entries` (none without that table).
+        var entryColumns: Set<String>
+    }
+
+    /// Throws ``Damage`` unless a database laid out as `layout` is empty or a store this build
+    /// can migrate; returns whether every migration this build knows has been applied, so
+    /// there is nothing to migrate.
+    @discardableResult
+    static func check(_ layout: Layout) throws(Damage) -> Bool {
+        guard layout.applicationID == applicationID else {
+            if let foreign = foreignness(applicationID: layout.applicationID, tables: layout.tables,
+                                         migrationsApplied: layout.appliedMigrations.count) {
+                throw .foreign(foreign)
             }
-        } else if try migrator.hasBeenSuperseded(db) {
-            let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
-            throw Damage.newer(unknownMigrations: Array(unknown))
-        } else if tables.contains("entries") {
+            return false
+        }
+        let unknown = layout.appliedMigrations.subtracting(migrator.migrations)
+        guard unknown.isEmpty else { throw .newer(unknownMigrations: Array(unknown)) }
+        if layout.tables.contains("entries") {
             // Migrated, yet missing columns: edited by hand or by a build whose schema was never
             // released. Every statement would fail on it, so it is treated as damaged.
-            let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('entries')"))
             // Only what the applied migrations made: a store one migration behind is fine.
-            let expected = try migrator.appliedIdentifiers(db).reduce(into: Set<String>()) {
-                $0.formUnion(columnsByMigration[$1] ?? [])
-            }
-            let missing = expected.subtracting(columns)
-            guard missing.isEmpty else { throw Damage.corrupt("the entries table lacks \(missing.sorted().joined(separator: ", "))") }
+            let expected = layout.appliedMigrations.reduce(into: Set<String>()) { $0.formUnion(columnsByMigration[$1] ?? []) }
+            let missing = expected.subtracting(layout.entryColumns)
+            guard missing.isEmpty else { throw .corrupt("the entries table lacks \(missing.sorted().joined(separator: ", "))") }
         }
+        return migrator.migrations.allSatisfy(layout.appliedMigrations.contains)
     }
 
     /// Why a database without RasterKit's application id is someone else's, or nil when it is

@@ -8,13 +8,19 @@ internal import GRDBSQLite
 /// both there: without them the file holds every committed entry, and an immutable connection
 /// neither creates them nor takes locks. (A WAL without its index is then ignored, so its last
 /// transactions may be missing from what is read: it is left for a writer to recover.)
+///
+/// ``init(openingForWriting:)`` makes the other kind: an ordinary connection, with locks, that a
+/// store about to be opened is inspected through (see `DiskCacheStore.open`).
 final class DiskCacheInspector {
     private let connection: OpaquePointer
     private let path: String
+    /// What a failure is reported as: reading a store, or opening one.
+    private let operation: DiskCacheError.Operation
 
     /// Opens `url`, which must exist and have passed ``DiskCacheFile/examine(_:)``.
     init(url: URL) throws {
         path = url.path
+        operation = .read
         let base = url.resolvingSymlinksInPath().path
         let hasLiveWAL = ["-wal", "-shm"].allSatisfy { FileManager.default.fileExists(atPath: base + $0) }
         // In an SQLite URI, `?`, `#` and `%` in the path must be escaped.
@@ -28,16 +34,31 @@ final class DiskCacheInspector {
             }
         }
         let uri = "file:\(escaped)?mode=ro" + (hasLiveWAL ? "" : "&immutable=1")
+        connection = try Self.open(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, path: path, busyTimeout: 5000, operation: .read)
+    }
+
+    /// Opens `url` for reading and writing, creating it when missing, as the pool that follows
+    /// will: its reads take the usual locks, so a store that another process is creating or
+    /// migrating is read whole, before or after. Nothing is written through it.
+    init(openingForWriting url: URL, busyTimeout: Double) throws {
+        path = url.path
+        operation = .open
+        connection = try Self.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path: path,
+                                   busyTimeout: Int32(min(busyTimeout * 1000, Double(Int32.max))), operation: .open)
+    }
+
+    private static func open(_ name: String, _ flags: Int32, path: String, busyTimeout: Int32,
+                             operation: DiskCacheError.Operation) throws -> OpaquePointer {
         var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        let opened = sqlite3_open_v2(name, &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(opened))
             sqlite3_close_v2(handle)
-            throw DiskCacheError(operation: .read, resultCode: opened, message: message, path: path)
+            throw DiskCacheError(operation: operation, resultCode: opened, message: message, path: path)
         }
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, 5000)
-        connection = handle
+        sqlite3_busy_timeout(handle, busyTimeout)
+        return handle
     }
 
     deinit { sqlite3_close_v2(connection) }
@@ -45,17 +66,26 @@ final class DiskCacheInspector {
     /// Throws ``DiskCacheError/notAStore(path:reason:)`` unless the database is a RasterKit
     /// store or empty; returns whether it is a store (rather than an empty database).
     func checkIsStore() throws -> Bool {
-        let identifier = Int32(truncatingIfNeeded: try integers("PRAGMA application_id").first ?? 0)
-        let tables = try strings("""
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-            """)
-        if identifier == DiskCacheSchema.applicationID { return tables.contains("entries") }
-        let applied = tables.contains("grdb_migrations") ? try integers("SELECT count(*) FROM grdb_migrations").first ?? 0 : 0
-        if let foreign = DiskCacheSchema.foreignness(applicationID: identifier, tables: tables,
-                                                     migrationsApplied: Int(applied)) {
+        let layout = try layout()
+        if layout.applicationID == DiskCacheSchema.applicationID { return layout.tables.contains("entries") }
+        if let foreign = DiskCacheSchema.foreignness(applicationID: layout.applicationID, tables: layout.tables,
+                                                     migrationsApplied: layout.appliedMigrations.count) {
             throw DiskCacheError.notAStore(path: path, reason: "another program's database: \(foreign)")
         }
         return false
+    }
+
+    /// The database's application id, tables, recorded migrations and `entries` columns, read in
+    /// one transaction (one snapshot, even while another process migrates the file).
+    func layout() throws -> DiskCacheSchema.Layout {
+        _ = try rows("BEGIN")
+        defer { sqlite3_exec(connection, "COMMIT", nil, nil, nil) }
+        let identifier = Int32(truncatingIfNeeded: try integers("PRAGMA application_id").first ?? 0)
+        let tables = try strings(DiskCacheSchema.tablesSQL)
+        let applied = tables.contains("grdb_migrations") ? try strings("SELECT identifier FROM grdb_migrations") : []
+        let columns = tables.contains("entries") ? try strings("SELECT name FROM pragma_table_info('entries')") : []
+        return DiskCacheSchema.Layout(applicationID: identifier, tables: tables, appliedMigrations: Set(applied),
+                                      entryColumns: Set(columns))
     }
 
     /// What the store holds; call after ``checkIsStore()`` returned true.
@@ -106,7 +136,7 @@ final class DiskCacheInspector {
     }
 
     private func failure(_ sql: String) -> DiskCacheError {
-        DiskCacheError(operation: .read, resultCode: sqlite3_extended_errcode(connection),
+        DiskCacheError(operation: operation, resultCode: sqlite3_extended_errcode(connection),
                        message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
     }
 }

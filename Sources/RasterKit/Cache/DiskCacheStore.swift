@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 /// The SQLite database behind a ``DiskCache``: a GRDB pool in WAL mode whose one writer
 /// connection belongs to the cache's writer queue and whose readers serve lookups from any
@@ -22,25 +23,31 @@ final class DiskCacheStore: Sendable {
     static func open(at url: URL, options: DiskCacheOptions) throws -> DiskCacheStore {
         let path = url.path
         do {
-            // Inspected first through a plain connection, which changes nothing: the pool would
-            // switch a foreign database to WAL mode before we could tell it is not ours.
-            let inspector = try DatabaseQueue(path: path, configuration: configuration(options, forPool: false))
-            defer { try? inspector.close() }
-            try inspector.read(DiskCacheSchema.inspect)
+            // Inspected first through a plain SQLite connection, which changes nothing: the pool
+            // would switch a foreign database to WAL mode before we could tell it is not ours.
+            // (Not a GRDB queue: setting one up is a millisecond of every run's start.)
+            let inspector = try DiskCacheInspector(openingForWriting: url, busyTimeout: options.busyTimeout)
+            let isMigrated = try DiskCacheSchema.check(try inspector.layout())
             // The inspector stays open until the pool is: the last connection to close a WAL
             // database checkpoints it and deletes its `-wal` and `-shm` files (three syncs), which
             // the pool would then create again (two more), all before the first lookup.
-            let pool = try DatabasePool(path: path, configuration: configuration(options, forPool: true))
-            try? inspector.close()
-            do {
-                try DiskCacheSchema.migrate(pool)
-            } catch {
-                try? pool.close()
-                throw error
+            let pool = try withExtendedLifetime(inspector) {
+                try DatabasePool(path: path, configuration: configuration(options))
+            }
+            // Migrations only ever get applied, so a store that had them all still has them.
+            if !isMigrated {
+                do {
+                    try DiskCacheSchema.migrate(pool)
+                } catch {
+                    try? pool.close()
+                    throw error
+                }
             }
             return DiskCacheStore(path: path, pool: pool, reader: DiskCacheReader(path: path, busyTimeout: options.busyTimeout))
         } catch let error as DatabaseError where isDamage(error) {
             throw DiskCacheSchema.Damage.corrupt("SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "")")
+        } catch let error as DiskCacheError where isDamage(error.resultCode) {
+            throw DiskCacheSchema.Damage.corrupt("SQLite error \(error.resultCode): \(error.message)")
         } catch let damage as DiskCacheSchema.Damage {
             throw damage
         } catch {
@@ -48,11 +55,10 @@ final class DiskCacheStore: Sendable {
         }
     }
 
-    private static func configuration(_ options: DiskCacheOptions, forPool: Bool) -> Configuration {
+    private static func configuration(_ options: DiskCacheOptions) -> Configuration {
         var configuration = Configuration()
         configuration.label = "RasterKit.DiskCache"
         configuration.busyMode = .timeout(options.busyTimeout)
-        guard forPool else { return configuration }
         configuration.maximumReaderCount = max(1, options.readerCount)
         let maximumPageCount = options.maximumPageCount
         configuration.prepareDatabase { db in
@@ -78,7 +84,12 @@ final class DiskCacheStore: Sendable {
 
     /// Errors that mean the file's content is unusable, rather than that it could not be reached.
     private static func isDamage(_ error: DatabaseError) -> Bool {
-        [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT].contains(error.resultCode)
+        isDamage(error.resultCode.rawValue)
+    }
+
+    /// Whether an SQLite result code (primary or extended) says the file is damaged.
+    private static func isDamage(_ resultCode: Int32) -> Bool {
+        [SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_FORMAT].contains(resultCode & 0xFF)
     }
 
     func close() throws {
