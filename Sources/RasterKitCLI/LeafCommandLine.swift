@@ -13,9 +13,9 @@ import ArgumentParser
 /// completion request, a mistake) returns nil and the caller parses the line from the root, so
 /// every message and exit status is the one the full parse gives.
 ///
-/// An `svg` line in plain forms skips even that: ``SVGCommand/init(plainArguments:)`` reads it
-/// without ArgumentParser, whose decoding of the command alone still costs a warm run several
-/// milliseconds.
+/// A line in plain forms skips even that: ``SVGCommand/init(plainArguments:)`` and
+/// ``RenderCommand/init(plainArguments:)`` read it without ArgumentParser, whose decoding of the
+/// command alone still costs a warm run several milliseconds.
 enum LeafCommandLine {
     /// The subcommand parsed this way that is named `name` (the name its configuration gives),
     /// or nil. A switch rather than a dictionary: the dictionary's type is instantiated on first
@@ -35,7 +35,11 @@ enum LeafCommandLine {
     /// The command `arguments` (without the program's name) run, when it is one of these
     /// and decodes and validates as it is; nil otherwise.
     static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
-        if arguments.first == "svg", let svg = SVGCommand(plainArguments: Array(arguments.dropFirst())) { return svg }
+        switch arguments.first {
+        case "svg": if let svg = SVGCommand(plainArguments: Array(arguments.dropFirst())) { return svg }
+        case "render": if let render = RenderCommand(plainArguments: Array(arguments.dropFirst())) { return render }
+        default: break
+        }
         guard let name = arguments.first, let leaf = command(named: name),
               let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())),
               ObjectIdentifier(type(of: command)) == ObjectIdentifier(leaf)

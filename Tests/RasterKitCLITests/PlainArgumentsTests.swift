@@ -4,8 +4,8 @@ import RasterKitTestSupport
 import Testing
 @testable import RasterKitCLI
 
-/// `rasterkit svg` lines in plain forms are read without ArgumentParser
-/// (``SVGCommand/init(plainArguments:)``). Whatever that reading accepts, it must read exactly as
+/// `rasterkit svg` and `render` lines in plain forms are read without ArgumentParser
+/// (``SVGCommand/init(plainArguments:)``, ``RenderCommand/init(plainArguments:)``). Whatever that reading accepts, it must read exactly as
 /// ArgumentParser does, and it must set every property, so these tests compare the two readings
 /// property by property through reflection: an option added to SVGCommand and not to the plain
 /// reading fails them.
@@ -64,6 +64,40 @@ import Testing
         #expect(SVGCommand(plainArguments: line) == nil)
     }
 
+    /// `render` lines both readings accept.
+    static let acceptedRender: [[String]] = [
+        ["m.yaml", "--out", "out"],
+        ["--out=o", "m.yaml", "--jobs", "2", "--format", "xcassets", "--json", "--cache", folder.appendingPathComponent("r.sqlite").path],
+        ["m.yaml", "--out", "o", "--format", "webp", "--quality", "80", "--shard", "1/4", "--no-cache", "--list-outputs"],
+        ["m.yaml", "--out", "o", "--contact-sheet", folder.appendingPathComponent("sheet.png").path, "--max-side", "256",
+         "--time-limit", "1.5", "--remote-cache", "https://127.0.0.1:9/c"],
+    ]
+
+    @Test(arguments: acceptedRender)
+    func readsAPlainRenderLineExactlyAsArgumentParserDoes(_ line: [String]) throws {
+        let plain = try #require(RenderCommand(plainArguments: line))
+        let parsed = try #require(try RenderCommand.parseAsRoot(line) as? RenderCommand)
+        #expect(Self.values(of: plain) == Self.values(of: parsed))
+    }
+
+    static let declinedRender: [[String]] = [
+        ["m.yaml"],                                              // no --out
+        ["m.yaml", "other.yaml", "--out", "o"],                  // two manifests
+        ["--out", "o"],                                          // no manifest
+        ["m.yaml", "--out", "o", "--format", "gif"],
+        ["m.yaml", "--out", "o", "--format", "png", "--quality", "80"],  // fails validation
+        ["m.yaml", "--out", "o", "--shard", "1/4", "--shard-count", "4"],
+        ["m.yaml", "--out", "o", "--shard", "9"],
+        ["m.yaml", "--out", "o", "--contact-sheet", "o/sheet.png"],
+        ["m.yaml", "--out", "o", "--size", "48"],                // an svg option
+        ["m.yaml", "--out", "o", "--json", "--json"],
+    ]
+
+    @Test(arguments: declinedRender)
+    func leavesEveryOtherRenderLineToArgumentParser(_ line: [String]) {
+        #expect(RenderCommand(plainArguments: line) == nil)
+    }
+
     @Test func readsItemsOneByOne() {
         var reader = PlainArguments(["a", "--b", "c", "--d=e=f", "-g", "--", "-", "--=h", "--i"])
         #expect(reader.next() == .positional("a"))
@@ -108,5 +142,6 @@ import Testing
     @Test func theComparisonSeesAnUnsetProperty() {
         #expect(Self.values(of: SVGCommand()).allSatisfy { $0.hasSuffix(": unset") })
         #expect(Self.values(of: SVGCommand()).count >= 10)
+        #expect(Self.values(of: RenderCommand()).allSatisfy { $0.hasSuffix(": unset") })
     }
 }
