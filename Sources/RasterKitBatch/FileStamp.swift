@@ -36,15 +36,41 @@ enum FileStamp {
 
     /// ``of(_:settledFor:)`` at the time `now` (seconds since 1970).
     static func of(_ info: stat, settledFor settleTime: Double, now: Double) -> String? {
+        guard unsettledFor(info, settledFor: settleTime, now: now) <= 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
+            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
+}
+
+extension FileStamp {
+    /// ``of(_:settledFor:)-(stat,_)`` for an input about to be read: a file changed less than
+    /// ``fineSettleTime`` ago, on a file system that keeps nanoseconds, is waited for (that long
+    /// at most) and looked at again rather than left without a stamp. A run started right after
+    /// a checkout or a copy then still stamps every input, and so records itself in the store
+    /// for the next job's fresh checkout; the wait is once, not per file, as they age together.
+    static func waitingToSettle(_ path: String, _ info: stat, settledFor settleTime: Double) -> String? {
+        if let stamp = of(info, settledFor: settleTime) { return stamp }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let wait = unsettledFor(info, settledFor: settleTime, now: Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9)
+        // Longer waits are coarse file systems (seconds) and times in the future (a clock ahead).
+        guard wait > 0, wait <= fineSettleTime else { return nil }
+        usleep(UInt32(wait * 1_000_000) + 1)
+        var again = stat()
+        guard stat(path, &again) == 0 else { return nil }
+        return of(again, settledFor: settleTime)
+    }
+
+    /// How much longer the file `info` describes must be left alone before its stamp is
+    /// trusted at the time `now`; zero or less when it already is.
+    fileprivate static func unsettledFor(_ info: stat, settledFor settleTime: Double, now: Double) -> Double {
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) * 1e-9
         let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) * 1e-9
         // A file system that drops fractions of a second leaves both at 0; one that keeps them
         // leaves both at 0 one time in a billion, when the coarse rule is merely slower.
         let keepsNanoseconds = info.st_mtim.tv_nsec != 0 || info.st_ctim.tv_nsec != 0
         let settle = keepsNanoseconds ? min(settleTime, fineSettleTime) : settleTime
-        guard now - max(modified, changed) >= settle else { return nil }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
-            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+        return settle - (now - max(modified, changed))
     }
 }
 
@@ -102,7 +128,7 @@ final class InputStamps {
     func note(_ path: String, _ info: stat) {
         guard stamps[path] == nil else { return }
         remember(path)
-        guard let stamp = FileStamp.of(info, settledFor: settleTime) else {
+        guard let stamp = FileStamp.waitingToSettle(path, info, settledFor: settleTime) else {
             isComplete = false
             return
         }

@@ -122,6 +122,25 @@ import Testing
         #expect(FileStamp.of( folder.appendingPathComponent("missing.svg").path, settledFor: -1e9) == nil)
     }
 
+    /// An input written a moment ago is waited for, a tick at most, and stamped: a run started
+    /// right after a checkout still records itself. A time ahead of the clock is not waited for.
+    @Test func anInputWrittenAMomentAgoIsStampedAfterATick() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("new.svg")
+        try Data("<svg/>".utf8).write(to: file)
+        var info = stat()
+        #expect(stat(file.path, &info) == 0)
+        let start = DispatchTime.now().uptimeNanoseconds
+        #expect(FileStamp.waitingToSettle(file.path, info, settledFor: 5) != nil)
+        #expect(DispatchTime.now().uptimeNanoseconds - start < 1_000_000_000)
+        let ahead = folder.appendingPathComponent("ahead.svg")
+        try Data("<svg/>".utf8).write(to: ahead)
+        try setTimes(of: ahead, secondsAgo: -2)
+        #expect(stat(ahead.path, &info) == 0)
+        #expect(FileStamp.waitingToSettle(ahead.path, info, settledFor: 5) == nil)
+    }
+
     @Test func documentsThatMayLoadOtherFilesHaveNoStamp() throws {
         let (folder, file) = try settledFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

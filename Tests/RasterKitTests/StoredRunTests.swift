@@ -91,6 +91,21 @@ import RasterKitRemoteCache
         #expect(Self.run(manifest, into: fresh, format: format).upToDateResult()?.summary.total == first.summary.total)
     }
 
+    /// A cold run started the moment its project was written (a CI job right after its
+    /// checkout) still stamps every input, so it records itself and the next job's fresh folder
+    /// is written from that record.
+    @Test func aRunStartedRightAfterItsCheckoutRecordsItself() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try Self.writeProject(in: fixture)
+        let store = fixture.folder.appendingPathComponent("renders.sqlite")
+        let run = ManifestRun(manifest: manifest, outputDirectory: fixture.folder.appendingPathComponent("cold"))
+        _ = try Self.render(run, store: store)
+        let fresh = ManifestRun(manifest: manifest, outputDirectory: fixture.folder.appendingPathComponent("fresh"))
+        let written = try #require(try Self.writeStored(fresh, store: store), "the cold run left no record")
+        #expect(written.summary.failed == 0 && written.summary.drawn == 0)
+    }
+
     @Test func aFreshCheckoutElsewhereFindsTheRecordAndAChangedInputDoesNot() throws {
         let fixture = try ManifestFixture()
         defer { fixture.remove() }
