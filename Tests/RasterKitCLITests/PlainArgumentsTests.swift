@@ -27,9 +27,7 @@ import Testing
 
     @Test(arguments: accepted)
     func readsAPlainLineExactlyAsArgumentParserDoes(_ line: [String]) throws {
-        let plain = try #require(SVGCommand(plainArguments: line))
-        let parsed = try #require(try SVGCommand.parseAsRoot(line) as? SVGCommand)
-        #expect(Self.values(of: plain) == Self.values(of: parsed))
+        try Self.expectSameReading(SVGCommand(plainArguments: line), of: line)
     }
 
     /// Lines the plain reading leaves to ArgumentParser: other forms, repeats, values that do not
@@ -75,9 +73,14 @@ import Testing
 
     @Test(arguments: acceptedRender)
     func readsAPlainRenderLineExactlyAsArgumentParserDoes(_ line: [String]) throws {
-        let plain = try #require(RenderCommand(plainArguments: line))
-        let parsed = try #require(try RenderCommand.parseAsRoot(line) as? RenderCommand)
-        #expect(Self.values(of: plain) == Self.values(of: parsed))
+        try Self.expectSameReading(RenderCommand(plainArguments: line), of: line)
+    }
+
+    /// `plain` was read, and is what ArgumentParser reads from `line`, property by property.
+    static func expectSameReading<Command: ParsableCommand>(_ plain: Command?, of line: [String]) throws {
+        let plain = try #require(plain, "the plain reading declined \(line)")
+        let parsed = try #require(try Command.parseAsRoot(line) as? Command)
+        #expect(values(of: plain) == values(of: parsed))
     }
 
     static let declinedRender: [[String]] = [
