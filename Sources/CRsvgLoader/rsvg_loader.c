@@ -289,20 +289,27 @@ static char *take_message(void *error) {
     return copy;
 }
 
+// The outcome of a call that reports failure through a GError: 1, or 0 with `*message` set to
+// the error's message (an error left beside a success is freed).
+static int outcome(int succeeded, void *error, char **message) {
+    char *text = take_message(error);
+    if (succeeded) {
+        free(text);
+        *message = NULL;
+        return 1;
+    }
+    *message = text;
+    return 0;
+}
+
 rk_rsvg_handle *rk_rsvg_parse(const void *bytes, size_t count, const char *base_file, char **message) {
-    *message = NULL;
     void *error = NULL;
     void *stream = rsvg.memory_input_stream_new_from_data(bytes, (ssize_t)count, NULL);
     void *base = base_file ? rsvg.file_new_for_path(base_file) : NULL;
     void *handle = rsvg.new_from_stream_sync(stream, base, 0, NULL, &error);
     rsvg.object_unref(stream);
     if (base) rsvg.object_unref(base);
-    char *text = take_message(error);  // a loaded handle carries no error; one left is freed
-    if (handle) {
-        free(text);
-    } else {
-        *message = text;
-    }
+    outcome(handle != NULL, error, message);
     return handle;
 }
 
@@ -323,22 +330,11 @@ void rk_rsvg_intrinsic_dimensions(rk_rsvg_handle *handle, int *has_width, rk_rsv
 int rk_rsvg_geometry(rk_rsvg_handle *handle, const rk_rsvg_rectangle *viewport, rk_rsvg_rectangle *ink,
                      rk_rsvg_rectangle *logical, char **message) {
     void *error = NULL;
-    *message = NULL;
-    if (rsvg.get_geometry_for_layer(handle, NULL, viewport, ink, logical, &error)) {
-        free(take_message(error));
-        return 1;
-    }
-    *message = take_message(error);
-    return 0;
+    int succeeded = rsvg.get_geometry_for_layer(handle, NULL, viewport, ink, logical, &error) != 0;
+    return outcome(succeeded, error, message);
 }
 
 int rk_rsvg_render(rk_rsvg_handle *handle, void *cairo, const rk_rsvg_rectangle *viewport, char **message) {
     void *error = NULL;
-    *message = NULL;
-    if (rsvg.render_document(handle, cairo, viewport, &error)) {
-        free(take_message(error));
-        return 1;
-    }
-    *message = take_message(error);
-    return 0;
+    return outcome(rsvg.render_document(handle, cairo, viewport, &error) != 0, error, message);
 }

@@ -21,7 +21,7 @@ enum LeafCommandLine {
     /// or nil. A switch rather than a dictionary: the dictionary's type is instantiated on first
     /// use, which looks up `String`'s conformances among every one in the binary — a tenth of
     /// what this parse saves.
-    static func command(named name: String) -> (any ParsableCommand.Type)? {
+    static func command(named name: String) -> (any PlainlyReadableCommand.Type)? {
         switch name {
         case "svg": SVGCommand.self
         case "render": RenderCommand.self
@@ -35,15 +35,21 @@ enum LeafCommandLine {
     /// The command `arguments` (without the program's name) run, when it is one of these
     /// and decodes and validates as it is; nil otherwise.
     static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
-        switch arguments.first {
-        case "svg": if let svg = SVGCommand(plainArguments: Array(arguments.dropFirst())) { return svg }
-        case "render": if let render = RenderCommand(plainArguments: Array(arguments.dropFirst())) { return render }
-        default: break
-        }
-        guard let name = arguments.first, let leaf = command(named: name),
-              let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())),
-              ObjectIdentifier(type(of: command)) == ObjectIdentifier(leaf)
+        guard let name = arguments.first, let leaf = command(named: name) else { return nil }
+        let rest = Array(arguments.dropFirst())
+        if let command = leaf.init(plainArguments: rest) { return command }
+        guard let command = try? leaf.parseAsRoot(rest), ObjectIdentifier(type(of: command)) == ObjectIdentifier(leaf)
         else { return nil }
         return command
     }
 }
+
+/// A leaf command that reads a line in plain forms itself (see ``PlainArguments``).
+protocol PlainlyReadableCommand: ParsableCommand {
+    /// The command a line in plain forms describes, validated; nil leaves the line to
+    /// ArgumentParser.
+    init?(plainArguments arguments: [String])
+}
+
+extension SVGCommand: PlainlyReadableCommand {}
+extension RenderCommand: PlainlyReadableCommand {}

@@ -163,11 +163,14 @@ enum DiskCacheSchema {
             applicationID: try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0, tables: tables,
             appliedMigrations: try migrator.appliedIdentifiers(db),
             entryColumns: tables.contains("entries")
-                ? Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('entries')")) : []))
+                ? Set(try String.fetchAll(db, sql: entryColumnsSQL)) : []))
     }
 
     /// A database's tables, SQLite's own left out.
     static let tablesSQL = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+
+    /// The columns of the `entries` table.
+    static let entryColumnsSQL = "SELECT name FROM pragma_table_info('entries')"
 
     /// What ``check(_:)`` looks at in a database.
     struct Layout {

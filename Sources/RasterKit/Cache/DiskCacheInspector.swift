@@ -83,7 +83,7 @@ final class DiskCacheInspector {
         let identifier = Int32(truncatingIfNeeded: try integers("PRAGMA application_id").first ?? 0)
         let tables = try strings(DiskCacheSchema.tablesSQL)
         let applied = tables.contains("grdb_migrations") ? try strings("SELECT identifier FROM grdb_migrations") : []
-        let columns = tables.contains("entries") ? try strings("SELECT name FROM pragma_table_info('entries')") : []
+        let columns = tables.contains("entries") ? try strings(DiskCacheSchema.entryColumnsSQL) : []
         return DiskCacheSchema.Layout(applicationID: identifier, tables: tables, appliedMigrations: Set(applied),
                                       entryColumns: Set(columns))
     }
