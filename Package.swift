@@ -46,8 +46,11 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CCairo", pkgConfig: "pangocairo",
-            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libfontconfig1-dev"])]),
+            name: "CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev", "libfontconfig1-dev"])]),
+        // Pango through dlopen, loaded when text is first laid out: a run that draws no text
+        // never pays for loading it and GLib, GIO and HarfBuzz (see PangoLibrary.swift).
+        .target(name: "CPangoLoader"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // librsvg through dlopen, loaded when a document is first parsed: a run served from the
         // render store never pays for loading it (see LibrsvgLibrary.swift).
@@ -61,7 +64,7 @@ let package = Package(
         .target(
             name: "RasterKit",
             dependencies: [
-                "CCairo", "CPNG", "CRsvgLoader", "CZlib",
+                "CCairo", "CPangoLoader", "CPNG", "CRsvgLoader", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,4 +1,5 @@
 internal import CCairo
+internal import CPangoLoader
 
 extension Canvas {
     /// Draws `text` inside `rect`: wrapped to its width (unless `style.wrapping` is `.none`),
@@ -61,7 +62,7 @@ extension Canvas {
         cairo_save(context)
         cairo_move_to(context, point.x, point.y)
         cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
-        pango_cairo_show_layout(context, layout.layout)
+        rk_pango_cairo_show_layout(context, layout.layout)
         cairo_restore(context)
         checkStatus("drawing text")
     }

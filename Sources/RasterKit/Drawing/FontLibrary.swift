@@ -69,11 +69,13 @@ public enum FontLibrary {
     /// manifest; drawing text waits for a load still under way. Once fonts are loaded, another
     /// call only starts a thread that finds them loaded.
     ///
-    /// Two loads happen: fontconfig's system configuration, which Pango reads the first time any
-    /// font map is made (about 3 ms of parsing `/etc/fonts`), and RasterKit's own configuration.
+    /// Three loads happen: fontconfig's system configuration, which Pango reads the first time
+    /// any font map is made (about 3 ms of parsing `/etc/fonts`), the Pango library itself, and
+    /// RasterKit's own configuration.
     public static func preload() {
         let thread = Thread {
             FcInit()
+            _ = try? PangoLibrary.load()
             _ = try? configuration()
         }
         thread.name = "RasterKit font preload"
@@ -147,6 +149,8 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(path: String)
     /// fontconfig could not read fonts at a path.
     case unreadable(path: String)
+    /// Pango, which lays text out, could not be loaded: not installed, or older than 1.44.
+    case pangoUnavailable(reason: String)
 
     /// What went wrong, and for missing default fonts what to install.
     public var description: String {
@@ -156,6 +160,7 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "install Debian's fonts-dejavu-core or set RASTERKIT_DEJAVU_DIR"
         case .notFound(let path): "no font file or directory at \(path)"
         case .unreadable(let path): "fontconfig could not read any font at \(path)"
+        case .pangoUnavailable(let reason): "\(reason); text needs Pango 1.44 or later (Debian's libpangocairo-1.0-0)"
         }
     }
 }

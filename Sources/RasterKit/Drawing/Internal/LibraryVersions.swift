@@ -8,11 +8,12 @@ enum LibraryVersions {
     static func all() -> [String: String] {
         var freetype = (major: Int32(0), minor: Int32(0), patch: Int32(0))
         rk_freetype_version(&freetype.major, &freetype.minor, &freetype.patch)
+        let text = PangoLibrary.versions
         return [
             "cairo": String(cString: cairo_version_string()),
             "pixman": String(cString: pixman_version_string()),
-            "Pango": String(cString: pango_version_string()),
-            "HarfBuzz": String(cString: hb_version_string()),
+            "Pango": text.pango,
+            "HarfBuzz": text.harfBuzz,
             "FreeType": freetype.major < 0 ? "unknown" : "\(freetype.major).\(freetype.minor).\(freetype.patch)",
             "fontconfig": dotted(Int(FcGetVersion()), 100),
             "librsvg": LibrsvgLibrary.version,

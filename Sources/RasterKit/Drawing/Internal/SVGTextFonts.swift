@@ -1,4 +1,4 @@
-internal import CCairo
+internal import CPangoLoader
 
 /// librsvg draws SVG `<text>` with the calling thread's default Pango font map. Making that
 /// RasterKit's isolated font map gives SVG text the same fonts, on every machine, as text
@@ -9,7 +9,7 @@ enum SVGTextFonts {
     /// documents that may not even have text.
     static func useRasterKitFonts(cache: SVGHandleCache) {
         guard let map = try? ThreadFontMap.current(), cache.installedFontMap !== map else { return }
-        pango_cairo_font_map_set_default(OpaquePointer(map.fontMap))
+        rk_pango_cairo_font_map_set_default(map.fontMap)
         cache.installedFontMap = map
     }
 }

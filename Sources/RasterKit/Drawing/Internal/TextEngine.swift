@@ -1,4 +1,4 @@
-internal import CCairo
+internal import CPangoLoader
 
 /// Lays out text with Pango for one canvas.
 struct TextEngine {
@@ -10,9 +10,9 @@ struct TextEngine {
 
         /// The logical extents in points: x, y, width, height.
         var logicalExtents: (x: Double, y: Double, width: Double, height: Double) {
-            var ink = PangoRectangle(), logical = PangoRectangle()
-            pango_layout_get_extents(layout, &ink, &logical)
-            let unit = Double(PANGO_SCALE)
+            var ink = rk_pango_rectangle(), logical = rk_pango_rectangle()
+            rk_pango_layout_get_extents(layout, &ink, &logical)
+            let unit = Double(RK_PANGO_SCALE)
             return (Double(logical.x) / unit, Double(logical.y) / unit, Double(logical.width) / unit,
                     Double(logical.height) / unit)
         }
@@ -20,9 +20,9 @@ struct TextEngine {
         var metrics: TextMetrics {
             let extents = logicalExtents
             return TextMetrics(size: Size(width: extents.width, height: extents.height),
-                               lineCount: Int(pango_layout_get_line_count(layout)),
-                               isTruncated: pango_layout_is_ellipsized(layout) != 0,
-                               firstBaseline: Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE))
+                               lineCount: Int(rk_pango_layout_get_line_count(layout)),
+                               isTruncated: rk_pango_layout_is_ellipsized(layout) != 0,
+                               firstBaseline: Double(rk_pango_layout_get_baseline(layout)) / Double(RK_PANGO_SCALE))
         }
     }
 
@@ -30,49 +30,49 @@ struct TextEngine {
     /// `width` nil lays out without a width: no wrapping and no alignment box.
     func layout(_ text: String, style: TextStyle, width: Double?, for cairoContext: OpaquePointer) throws -> Layout {
         let fonts = try ThreadFontMap.current()
-        pango_cairo_update_context(cairoContext, fonts.context)
-        let layout = Layout(pango_layout_new(fonts.context))
+        rk_pango_cairo_update_context(cairoContext, fonts.context)
+        let layout = Layout(rk_pango_layout_new(fonts.context))
         let pango = layout.layout
-        text.withCString { pango_layout_set_text(pango, $0, -1) }
-        let description = pango_font_description_from_string(style.font)
-        pango_layout_set_font_description(pango, description)
-        pango_font_description_free(description)
+        text.withCString { rk_pango_layout_set_text(pango, $0, -1) }
+        let description = rk_pango_font_description_from_string(style.font)
+        rk_pango_layout_set_font_description(pango, description)
+        rk_pango_font_description_free(description)
 
-        let scale = Double(PANGO_SCALE)
+        let scale = Double(RK_PANGO_SCALE)
         if let width, width.isFinite, width > 0 {
-            pango_layout_set_width(pango, Int32(min(width * scale, Double(Int32.max))))
+            rk_pango_layout_set_width(pango, Int32(min(width * scale, Double(Int32.max))))
             switch style.wrapping {
-            case .word: pango_layout_set_wrap(pango, PANGO_WRAP_WORD)
+            case .word: rk_pango_layout_set_wrap(pango, RK_PANGO_WRAP_WORD)
             case .character:
-                pango_layout_set_wrap(pango, PANGO_WRAP_CHAR)
+                rk_pango_layout_set_wrap(pango, RK_PANGO_WRAP_CHAR)
                 // Pango hyphenates words it breaks; breaking "anywhere" means no hyphens.
-                let attributes = pango_attr_list_new()
-                pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(0))
-                pango_layout_set_attributes(pango, attributes)
-                pango_attr_list_unref(attributes)
-            case .wordOrCharacter, .none: pango_layout_set_wrap(pango, PANGO_WRAP_WORD_CHAR)
+                let attributes = rk_pango_attr_list_new()
+                rk_pango_attr_list_insert(attributes, rk_pango_attr_insert_hyphens_new(0))
+                rk_pango_layout_set_attributes(pango, attributes)
+                rk_pango_attr_list_unref(attributes)
+            case .wordOrCharacter, .none: rk_pango_layout_set_wrap(pango, RK_PANGO_WRAP_WORD_CHAR)
             }
             if let maxLines = style.maxLines, maxLines > 0 {
-                pango_layout_set_ellipsize(pango, PANGO_ELLIPSIZE_END)
-                pango_layout_set_height(pango, -Int32(min(maxLines, 10_000)))
+                rk_pango_layout_set_ellipsize(pango, RK_PANGO_ELLIPSIZE_END)
+                rk_pango_layout_set_height(pango, -Int32(min(maxLines, 10_000)))
             } else if style.wrapping == .none {
                 // Ellipsizing without a height keeps each paragraph to one line.
-                pango_layout_set_ellipsize(pango, PANGO_ELLIPSIZE_END)
+                rk_pango_layout_set_ellipsize(pango, RK_PANGO_ELLIPSIZE_END)
             }
         }
         switch style.alignment {
-        case .left: pango_layout_set_alignment(pango, PANGO_ALIGN_LEFT)
-        case .center: pango_layout_set_alignment(pango, PANGO_ALIGN_CENTER)
-        case .right: pango_layout_set_alignment(pango, PANGO_ALIGN_RIGHT)
+        case .left: rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_LEFT)
+        case .center: rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_CENTER)
+        case .right: rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_RIGHT)
         case .justified:
-            pango_layout_set_alignment(pango, PANGO_ALIGN_LEFT)
-            pango_layout_set_justify(pango, 1)
+            rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_LEFT)
+            rk_pango_layout_set_justify(pango, 1)
         }
         if style.lineSpacing.isFinite, style.lineSpacing != 0 {
-            pango_layout_set_spacing(pango, Int32(style.lineSpacing * scale))
+            rk_pango_layout_set_spacing(pango, Int32(style.lineSpacing * scale))
         }
         if style.lineHeightMultiple.isFinite, style.lineHeightMultiple > 0, style.lineHeightMultiple != 1 {
-            pango_layout_set_line_spacing(pango, Float(style.lineHeightMultiple))
+            rk_pango_layout_set_line_spacing(pango, Float(style.lineHeightMultiple))
         }
         return layout
     }

@@ -1,10 +1,11 @@
 internal import CCairo
+internal import CPangoLoader
 import Foundation
 
 /// A Pango font map and context for the current thread. Pango font maps are not thread-safe,
 /// so each thread that draws text gets its own, all reading one shared fontconfig configuration.
 final class ThreadFontMap {
-    let fontMap: UnsafeMutablePointer<PangoFontMap>
+    let fontMap: OpaquePointer
     let context: OpaquePointer
     let generation: Int
     let configuration: FontConfiguration
@@ -12,9 +13,9 @@ final class ThreadFontMap {
     private init(configuration: FontConfiguration, generation: Int) {
         self.configuration = configuration
         self.generation = generation
-        fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)
-        pango_fc_font_map_set_config(rk_pango_fc_font_map(fontMap), configuration.config)
-        context = pango_font_map_create_context(fontMap)
+        fontMap = rk_pango_cairo_font_map_new_for_font_type(Int32(CAIRO_FONT_TYPE_FT.rawValue))
+        rk_pango_fc_font_map_set_config(fontMap, configuration.config)
+        context = rk_pango_font_map_create_context(fontMap)
         // Fixed rendering: grey antialiasing, no hinting, unrounded glyph positions; text
         // then scales exactly with the canvas and looks the same on every machine.
         let options = cairo_font_options_create()
@@ -22,14 +23,14 @@ final class ThreadFontMap {
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
-        pango_cairo_context_set_font_options(context, options)
+        rk_pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
-        pango_context_set_round_glyph_positions(context, 0)
+        rk_pango_context_set_round_glyph_positions(context, 0)
         // 72 dpi: a 15-point font is 15 canvas units tall, as in UIKit and AppKit.
-        pango_cairo_context_set_resolution(context, 72)
-        let fallback = pango_font_description_from_string("DejaVu Sans 13")
-        pango_context_set_font_description(context, fallback)
-        pango_font_description_free(fallback)
+        rk_pango_cairo_context_set_resolution(context, 72)
+        let fallback = rk_pango_font_description_from_string("DejaVu Sans 13")
+        rk_pango_context_set_font_description(context, fallback)
+        rk_pango_font_description_free(fallback)
     }
 
     deinit {
@@ -46,7 +47,8 @@ final class ThreadFontMap {
         return key
     }()
 
-    /// This thread's font map, rebuilt when fonts were registered since it was made.
+    /// This thread's font map, rebuilt when fonts were registered since it was made. Loads
+    /// Pango the first time; throws ``FontError/pangoUnavailable(reason:)`` when it cannot be.
     static func current() throws -> ThreadFontMap {
         let generation = FontLibrary.generation
         if let pointer = pthread_getspecific(key) {
@@ -55,6 +57,7 @@ final class ThreadFontMap {
             Unmanaged<ThreadFontMap>.fromOpaque(pointer).release()
             pthread_setspecific(key, nil)
         }
+        try PangoLibrary.load()
         let made = ThreadFontMap(configuration: try FontLibrary.configuration(), generation: generation)
         pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
         return made
