@@ -133,8 +133,8 @@ public struct SVGBatch: Sendable {
                     // them are always read.
                     if !allowsExternalReferences {
                         let parameters = parameterStamps[sizeIndex][scaleIndex]
-                        let path = source.path, settle = settleTime
-                        output.sourceStamp = { FileStamp.of(path, settledFor: settle).map { $0 + "|" + parameters } }
+                        let settle = settleTime
+                        output.sourceStamp = { loader.stamp(settledFor: settle).map { $0 + "|" + parameters } }
                     }
                     outputs.append(output)
                 }

@@ -29,6 +29,9 @@ enum SVGFileWalker {
         inputs?.note(path)
         guard let directory = opendir(path) else { return false }
         defer { closedir(directory) }
+        // Entries are looked at by name in the open folder, not by their whole path: the kernel
+        // then walks one name, not every folder from the root again.
+        let folder = dirfd(directory)
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -41,14 +44,14 @@ enum SVGFileWalker {
             case Int32(DT_REG):
                 guard hasExtension(name, in: extensions) else { continue }
                 var info = stat()
-                guard stat(root + "/" + child, &info) == 0 else { continue }
+                guard fstatat(folder, name, &info, 0) == 0 else { continue }
                 inputs?.note(root + "/" + child, info)
                 found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
             default:
                 // A link, or a file system that does not say: look at what the name reaches.
                 guard hasExtension(name, in: extensions) else { continue }
                 var info = stat()
-                guard stat(root + "/" + child, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                guard fstatat(folder, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
                 inputs?.note(root + "/" + child, info)
                 found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
             }

@@ -20,23 +20,43 @@ final class SVGSourceLoader: Sendable {
             ? URL(fileURLWithPath: path, isDirectory: false).deletingLastPathComponent() : nil
     }
 
-    /// The document, read now unless this thread read it last.
+    /// The file's stamp (see ``FileStamp``) for an output about to be made from it. The file
+    /// is looked at once for both: the look is kept for this thread's next ``document()`` of
+    /// this file, which then decides from it whether to read the file again.
+    func stamp(settledFor settleTime: Double) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            RecentDocument.current().looked = nil
+            return nil
+        }
+        RecentDocument.current().looked = (self, Self.identity(info))
+        return FileStamp.of(info, settledFor: settleTime)
+    }
+
+    /// The document, read now unless this thread read it last and the file has not changed.
     func document() throws(SVGError) -> SVGDocument {
         let recent = RecentDocument.current()
-        // The file's size and time say whether it changed since this thread read it.
-        let stamp = fileStamp()
-        if recent.loader === self, recent.stamp == stamp, let result = recent.result { return try result.get() }
+        // The file's size and time say whether it changed since this thread read it; a look
+        // taken for this output's stamp, just before, says it as well as a new one.
+        let identity: [Int64]
+        if let looked = recent.looked, looked.loader === self {
+            identity = looked.identity
+        } else {
+            var info = stat()
+            identity = stat(path, &info) == 0 ? Self.identity(info) : []
+        }
+        recent.looked = nil
+        if recent.loader === self, recent.stamp == identity, let result = recent.result { return try result.get() }
         let result = load()
         recent.loader = self
-        recent.stamp = stamp
+        recent.stamp = identity
         recent.result = result
         return try result.get()
     }
 
-    private func fileStamp() -> [Int64] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return [] }
-        return [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ino)]
+    /// What says a file changed: its size, modification time and inode.
+    private static func identity(_ info: stat) -> [Int64] {
+        [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ino)]
     }
 
     private func load() -> Result<SVGDocument, SVGError> {
@@ -48,11 +68,13 @@ final class SVGSourceLoader: Sendable {
     }
 }
 
-/// The document the current thread read last, with the loader that read it.
+/// The document the current thread read last, with the loader that read it, and the file the
+/// thread last looked at for a stamp.
 private final class RecentDocument {
     var loader: SVGSourceLoader?
     var stamp: [Int64] = []
     var result: Result<SVGDocument, SVGError>?
+    var looked: (loader: SVGSourceLoader, identity: [Int64])?
 
     static func current() -> RecentDocument {
         if let pointer = pthread_getspecific(threadKey) {
