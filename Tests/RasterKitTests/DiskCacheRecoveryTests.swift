@@ -224,6 +224,36 @@ import Testing
         #expect(fixture.log.warnings.isEmpty)
     }
 
+    /// A store that is already migrated opens without a GRDB pool; lookups read through their
+    /// own connections, and the pool opens with the first write. Closed unopened, the store
+    /// keeps its WAL files (the last connection to close is a read-only one).
+    @Test func lookupsAloneNeverOpenThePool() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 3)
+        let disk = try fixture.open()
+        let draws = Counter()
+        let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
+        for index in 0..<3 {
+            #expect(try rasterizer.render(Counted(label: "e\(index)", draws: draws), size: Size(16)).origin == .disk)
+        }
+        #expect(draws.count == 0)
+        #expect(disk.store.openedPool == nil, "lookups alone open no pool")
+        try disk.flush()
+        #expect(disk.store.openedPool == nil, "nor does a flush with nothing to write")
+        try disk.close()
+        #expect(fixture.files.contains("renders.sqlite-wal") && fixture.files.contains("renders.sqlite-shm"), "\(fixture.files)")
+
+        let again = try fixture.open()
+        let rendering = Rasterizer(cache: RasterCache(disk: again))
+        #expect(try rendering.render(Counted(label: "new", draws: draws), size: Size(16)).origin == .drawn)
+        try again.flush()
+        #expect(again.store.openedPool != nil, "a write opens the pool")
+        #expect(again.contains(rendering.cacheKey(for: Counted(label: "new", draws: draws), size: Size(16))))
+        try again.close()
+        try DiskCache.checkStoreFile(at: fixture.url)
+    }
+
     @Test func anEmptyFileBecomesAStoreWithoutAWarning() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }

@@ -168,9 +168,10 @@ extension DiskCacheStore {
 
     /// Copies committed pages from the WAL into the database file without waiting for readers:
     /// lookups read them through the file's mapping, and the next open has little to replay
-    /// (the last connection a pool closes is a reader, which cannot checkpoint).
+    /// (the last connection a pool closes is a reader, which cannot checkpoint). Without a
+    /// pool, nothing was written here, and nothing is opened to copy nothing.
     func checkpoint() {
-        _ = try? pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        _ = try? openedPool?.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// Gives the pages freed by deletions back to the file system.

@@ -3,18 +3,34 @@ internal import GRDB
 internal import GRDBSQLite
 
 /// The SQLite database behind a ``DiskCache``: a GRDB pool in WAL mode whose one writer
-/// connection belongs to the cache's writer queue and whose readers serve lookups from any
-/// thread. Every statement the cache runs is in this file and its extensions.
+/// connection belongs to the cache's writer queue, and read-only connections of its own for the
+/// lookups renders make. Every statement the cache runs is in this file and its extensions.
 final class DiskCacheStore: Sendable {
     let path: String
-    let pool: DatabasePool
     /// Serves the lookups renders make, off GRDB's dispatch (see ``DiskCacheReader``).
     let reader: DiskCacheReader
+    private let options: DiskCacheOptions
+    private let connection: SanitizerVisibleMutex<Connection>
 
-    private init(path: String, pool: DatabasePool, reader: DiskCacheReader) {
+    /// The GRDB pool, opened when first needed: by a write, a maintenance query or a migration.
+    /// A run that only looks renders up (a warm batch) never sets one up, which is most of what
+    /// opening a store cost: GRDB checks the WAL file, prepares each connection and registers
+    /// functions and collations, about a millisecond, and removes observers when it closes.
+    private enum Connection {
+        /// Not opened yet. The connection the store was inspected through stays open until the
+        /// pool is, so the database never has no connection in between: the last connection to
+        /// close a WAL database checkpoints it and deletes its `-wal` and `-shm` files, which
+        /// the next connection would create again.
+        case deferred(DiskCacheInspector)
+        case open(DatabasePool)
+        case closed
+    }
+
+    private init(path: String, options: DiskCacheOptions, inspector: consuming sending DiskCacheInspector) {
         self.path = path
-        self.pool = pool
-        self.reader = reader
+        self.options = options
+        connection = SanitizerVisibleMutex(.deferred(inspector))
+        reader = DiskCacheReader(path: path, busyTimeout: options.busyTimeout)
     }
 
     /// Opens (or creates) the store at `url` and brings its schema up to date. Throws
@@ -28,22 +44,17 @@ final class DiskCacheStore: Sendable {
             // (Not a GRDB queue: setting one up is a millisecond of every run's start.)
             let inspector = try DiskCacheInspector(openingForWriting: url, busyTimeout: options.busyTimeout)
             let isMigrated = try DiskCacheSchema.check(try inspector.layout())
-            // The inspector stays open until the pool is: the last connection to close a WAL
-            // database checkpoints it and deletes its `-wal` and `-shm` files (three syncs), which
-            // the pool would then create again (two more), all before the first lookup.
-            let pool = try withExtendedLifetime(inspector) {
-                try DatabasePool(path: path, configuration: configuration(options))
-            }
+            let store = DiskCacheStore(path: path, options: options, inspector: inspector)
             // Migrations only ever get applied, so a store that had them all still has them.
             if !isMigrated {
                 do {
-                    try DiskCacheSchema.migrate(pool)
+                    try DiskCacheSchema.migrate(try store.pool)
                 } catch {
-                    try? pool.close()
+                    try? store.close()
                     throw error
                 }
             }
-            return DiskCacheStore(path: path, pool: pool, reader: DiskCacheReader(path: path, busyTimeout: options.busyTimeout))
+            return store
         } catch let error as DatabaseError where isDamage(error) {
             throw DiskCacheSchema.Damage.corrupt("SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "")")
         } catch let error as DiskCacheError where isDamage(error.resultCode) {
@@ -52,6 +63,27 @@ final class DiskCacheStore: Sendable {
             throw damage
         } catch {
             throw DiskCacheError.wrapping(error, operation: .open, path: path)
+        }
+    }
+
+    /// The GRDB pool, opened on first use; throws what opening it throws, or
+    /// ``DiskCacheError/closed(path:operation:)`` after ``close()``.
+    var pool: DatabasePool {
+        get throws {
+            try connection.withLock { state in
+                switch state {
+                case .open(let pool):
+                    return pool
+                case .closed:
+                    throw DiskCacheError.closed(path: path, operation: .open)
+                case .deferred(let inspector):
+                    let pool = try withExtendedLifetime(inspector) {
+                        try DatabasePool(path: path, configuration: Self.configuration(options))
+                    }
+                    state = .open(pool)
+                    return pool
+                }
+            }
         }
     }
 
@@ -92,9 +124,24 @@ final class DiskCacheStore: Sendable {
         [SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_FORMAT].contains(resultCode & 0xFF)
     }
 
+    /// The pool when it has been opened; nil while nothing needed it.
+    var openedPool: DatabasePool? {
+        connection.withLock { state in
+            if case .open(let pool) = state { return pool }
+            return nil
+        }
+    }
+
     func close() throws {
+        let pool: DatabasePool? = connection.withLock { state in
+            defer { state = .closed }
+            if case .open(let pool) = state { return pool }
+            // A pool never opened: the inspecting connection closes here, before the readers,
+            // so the last connection to close is a read-only one, as when a pool closes.
+            return nil
+        }
         reader.close()
-        do { try pool.close() } catch { throw DiskCacheError.wrapping(error, operation: .close, path: path) }
+        do { try pool?.close() } catch { throw DiskCacheError.wrapping(error, operation: .close, path: path) }
     }
 
     /// Runs `body` on a reader connection, turning failures into ``DiskCacheError``.
