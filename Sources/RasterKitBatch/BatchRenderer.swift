@@ -33,7 +33,7 @@ public final class BatchRenderer: Sendable {
     ///     start, an index that could not be saved) and, at debug level, each failed output and
     ///     each batch's counts. Pass your application's, as swift-log's convention for libraries
     ///     asks; by default a logger labelled `RasterKit.BatchRenderer`.
-    public init(rasterizer: Rasterizer, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    public init(rasterizer: Rasterizer, jobs: Int = Processors.available,
                 reusesUpToDateOutputs: Bool = true, logger: Logger = Logger(label: "RasterKit.BatchRenderer")) {
         precondition(jobs >= 1, "BatchRenderer needs at least one job")
         self.jobs = jobs
@@ -50,7 +50,7 @@ public final class BatchRenderer: Sendable {
     /// ```swift
     /// let renderer = BatchRenderer(jobs: 2) { Rasterizer(cache: RasterCache(disk: try DiskCache(at: url))) }
     /// ```
-    public convenience init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, reusesUpToDateOutputs: Bool = true,
+    public convenience init(jobs: Int = Processors.available, reusesUpToDateOutputs: Bool = true,
                             logger: Logger = Logger(label: "RasterKit.BatchRenderer"),
                             makeRasterizer: @escaping @Sendable () throws -> Rasterizer) {
         self.init(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs, logger: logger,

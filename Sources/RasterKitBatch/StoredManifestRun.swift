@@ -95,7 +95,7 @@ public struct StoredManifestRun: Sendable {
     ///
     /// An output folder that does not exist yet is built beside it under a hidden name and moved
     /// into place whole (`StagedFolder`): it appears with every file in it or not at all.
-    public func write(jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    public func write(jobs: Int = Processors.available,
                       progress: (@Sendable (BatchProgress) -> Void)? = nil) -> ManifestRunResult? {
         let directory = run.outputDirectory
         var written: WrittenRun?

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import RasterKit
 
 /// One job per processor this process may use, worked out once: ArgumentParser evaluates an
 /// option's default each time it makes the command, and each evaluation reads cgroup files.
 enum DefaultJobs {
-    static let count = ProcessInfo.processInfo.activeProcessorCount
+    static let count = Processors.available
 
     /// The most `--jobs` a command accepts. Each job is a thread with an 8 MiB stack and a
     /// render in flight; past a few per processor they only add memory and contention, and

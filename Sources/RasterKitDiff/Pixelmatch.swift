@@ -55,7 +55,7 @@ struct Pixelmatch: @unchecked Sendable {
 
     /// Compares every pixel, in row bands on all cores when the image is large.
     func run() -> Counts {
-        let workers = ProcessInfo.processInfo.activeProcessorCount
+        let workers = Processors.available
         let dense = differencesAreDense()
         guard workers > 1, width * height >= Self.parallelPixelCount, height > 1 else {
             return compare(rows: 0..<height, dense: dense)

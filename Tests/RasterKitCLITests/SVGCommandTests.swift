@@ -310,3 +310,18 @@ extension SVGCommandTests {
         #expect(try forced.json()["drawn"] as? Int == 6)
     }
 }
+
+/// The default `--jobs` is the processors the process may use, which `taskset` narrows.
+@Suite struct DefaultJobsCommandTests {
+    @Test func theDefaultFollowsTheProcessorsTheProcessMayUse() throws {
+        let folder = try TestScratch.folder("default-jobs")
+        try SVGCommandTests.square("red").write(to: folder.appendingPathComponent("a.svg"))
+        // util-linux, which Debian always installs.
+        let taskset = URL(fileURLWithPath: "/usr/bin/taskset")
+        try #require(FileManager.default.isExecutableFile(atPath: taskset.path))
+        let line = ["svg", "a.svg", "--size", "8", "--out", "out", "--no-cache", "--jobs", "999"]
+        let narrowed = try CLI.run(executable: taskset, ["-c", "0", try CLI.binary().path] + line, in: folder)
+        #expect(narrowed.status == 2, "\(narrowed.stderr)")
+        #expect(narrowed.stderr.contains("one per processor (1 here)"), "\(narrowed.stderr)")
+    }
+}

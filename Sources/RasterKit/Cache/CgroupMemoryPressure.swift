@@ -32,10 +32,8 @@ enum CgroupMemoryPressure {
 
     /// This process's cgroup v2 directory, from the `0::` line of `/proc/self/cgroup`.
     static func ownDirectory() -> String? {
-        guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-              let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
-        let directory = "/sys/fs/cgroup" + line.dropFirst(3)
-        return FileManager.default.fileExists(atPath: directory + "/memory.events") ? directory : nil
+        guard let directory = KernelFiles.cgroupDirectory else { return nil }
+        return access(directory + "/memory.events", F_OK) == 0 ? directory : nil
     }
 
     /// A PSI trigger on `path`: the kernel signals `POLLPRI` when the stall crosses it.

@@ -34,7 +34,7 @@ public final class Rasterizer: Sendable {
     ///   - maxConcurrentDraws: how many asynchronous urgent draws run at once on RasterKit's own
     ///     threads (default: the number of active processors).
     public init(cache: RasterCache = RasterCache(), limits: ResourceLimits = .default,
-                maxConcurrentDraws: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                maxConcurrentDraws: Int = Processors.available) {
         self.cache = cache
         self.limits = limits
         memory = MemoryBudget(limit: limits.memoryBudget)

@@ -11,10 +11,8 @@ enum SystemMemory {
 
     /// The cgroup v2 limit of this process, or nil for "max" or no cgroup.
     private static func cgroupLimit() -> Int? {
-        guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-              let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
-        let path = "/sys/fs/cgroup" + String(line.dropFirst(3)) + "/memory.max"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let directory = KernelFiles.cgroupDirectory,
+              let text = KernelFiles.value(directory + "/memory.max") else { return nil }
+        return Int(text)
     }
 }
