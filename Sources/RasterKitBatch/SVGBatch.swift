@@ -52,8 +52,17 @@ public struct SVGBatch: Sendable {
 
         /// The same file with the same output name is one source; a link under another name
         /// (an icon theme's alias) is a source of its own.
-        var identity: String {
-            (fileID.isEmpty ? "path:" + path : fileID.map(String.init).joined(separator: ":")) + "→" + folder + "/" + name
+        var identity: Identity {
+            Identity(file: fileID.isEmpty ? .path(path) : .id(fileID), folder: folder, name: name)
+        }
+
+        /// What ``identity`` compares: the file (by device and inode when known), the output
+        /// folder and the name.
+        struct Identity: Hashable {
+            enum File: Hashable { case id([UInt64]), path(String) }
+            var file: File
+            var folder: String
+            var name: String
         }
 
         /// The file.
@@ -70,7 +79,7 @@ public struct SVGBatch: Sendable {
     /// is found (before any output reads it).
     func sources(noting stamps: InputStamps?) throws(SVGBatchError) -> [Source] {
         var found: [Source] = []
-        var seen = Set<String>()
+        var seen = Set<Source.Identity>()
         for input in inputs {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
@@ -200,7 +209,8 @@ public struct SVGBatch: Sendable {
     }
 
     private static func lastComponent(_ path: String) -> Substring {
-        path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
+        // Through the UTF-8 view: "/" is one byte, and no character iteration is needed to find it.
+        path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path[...]
     }
 
     /// The name without its extension.

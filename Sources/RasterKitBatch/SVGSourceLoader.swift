@@ -23,14 +23,26 @@ final class SVGSourceLoader: Sendable {
     /// The file's stamp (see ``FileStamp``) for an output about to be made from it. The file
     /// is looked at once for both: the look is kept for this thread's next ``document()`` of
     /// this file, which then decides from it whether to read the file again.
+    ///
+    /// When this thread last read this very file, after a look that gave a stamp, that stamp is
+    /// given again without looking: the next ``document()`` then serves what that read gave.
+    /// Stamp and document still belong together (the look came before the read), so a file
+    /// changed since is drawn again by the next run, whose stamp differs; the outputs of one
+    /// file, which a worker makes one after the other, cost one look and one read.
     func stamp(settledFor settleTime: Double) -> String? {
+        let recent = RecentDocument.current()
+        if recent.loader === self, let stamp = recent.fileStamp {
+            recent.looked = (self, recent.stamp, stamp)
+            return stamp
+        }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            RecentDocument.current().looked = nil
+            recent.looked = nil
             return nil
         }
-        RecentDocument.current().looked = (self, Self.identity(info))
-        return FileStamp.of(info, settledFor: settleTime)
+        let stamp = FileStamp.of(info, settledFor: settleTime)
+        recent.looked = (self, Self.identity(info), stamp)
+        return stamp
     }
 
     /// The document, read now unless this thread read it last and the file has not changed.
@@ -38,18 +50,19 @@ final class SVGSourceLoader: Sendable {
         let recent = RecentDocument.current()
         // The file's size and time say whether it changed since this thread read it; a look
         // taken for this output's stamp, just before, says it as well as a new one.
-        let identity: [Int64]
+        let identity: [Int64], fileStamp: String?
         if let looked = recent.looked, looked.loader === self {
-            identity = looked.identity
+            (identity, fileStamp) = (looked.identity, looked.fileStamp)
         } else {
             var info = stat()
-            identity = stat(path, &info) == 0 ? Self.identity(info) : []
+            (identity, fileStamp) = (stat(path, &info) == 0 ? Self.identity(info) : [], nil)
         }
         recent.looked = nil
         if recent.loader === self, recent.stamp == identity, let result = recent.result { return try result.get() }
         let result = load()
         recent.loader = self
         recent.stamp = identity
+        recent.fileStamp = fileStamp
         recent.result = result
         return try result.get()
     }
@@ -72,9 +85,12 @@ final class SVGSourceLoader: Sendable {
 /// thread last looked at for a stamp.
 private final class RecentDocument {
     var loader: SVGSourceLoader?
+    /// The file's identity when it was read, and its stamp when the look before the read gave one.
     var stamp: [Int64] = []
+    var fileStamp: String?
     var result: Result<SVGDocument, SVGError>?
-    var looked: (loader: SVGSourceLoader, identity: [Int64])?
+    /// The look the last ``SVGSourceLoader/stamp(settledFor:)`` took, for the next document.
+    var looked: (loader: SVGSourceLoader, identity: [Int64], fileStamp: String?)?
 
     static func current() -> RecentDocument {
         if let pointer = pthread_getspecific(threadKey) {

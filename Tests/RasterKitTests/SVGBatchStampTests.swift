@@ -55,6 +55,31 @@ import Testing
         #expect(retinted.drawn == 2 && tinted.count == 2)
     }
 
+    /// A worker stamps and reads one file once for all its outputs. A file rewritten between
+    /// them still gives the later outputs the first stamp with the first read's bytes, which
+    /// belong together, so the next run, whose stamp differs, draws them again.
+    @Test func theOutputsOfOneFileShareOneLookAndOneRead() throws {
+        let (folder, file) = try settledFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try outputs(of: file, settle: -1e9, counter: Counter())
+        #expect(made.count == 2)
+        let firstStamp = try #require(made[0].sourceStamp?())
+        let firstFingerprint = try made[0].fingerprint?()
+        // Rewritten with other bytes between the two outputs, an hour old again.
+        try SVGSamples.redSquare.write(to: file)
+        try setTimes(of: file, secondsAgo: 3600)
+        let secondStamp = try #require(made[1].sourceStamp?())
+        let secondFingerprint = try made[1].fingerprint?()
+        #expect(secondStamp.split(separator: "|").first == firstStamp.split(separator: "|").first,
+                "the look before the first read stamps both")
+
+        let next = try outputs(of: file, settle: -1e9, counter: Counter())
+        let nextStamp = try #require(next[1].sourceStamp?())
+        #expect(nextStamp != secondStamp, "the next run sees the rewrite")
+        #expect(try next[1].fingerprint?() != secondFingerprint, "and draws the new bytes")
+        #expect(firstFingerprint != nil)
+    }
+
     @Test func aTouchedSourceIsReadAndARewrittenOneRedrawn() throws {
         let (folder, file) = try settledFolder()
         let out = try TestSupport.temporaryDirectory()
