@@ -280,6 +280,17 @@ import RasterKit
         #expect(workspace.files("out").isEmpty)
     }
 
+    /// A store path whose folder is missing, or that is a folder, is refused before anything renders.
+    @Test(arguments: [("no/such/renders.sqlite", "no/such does not exist"), ("/", "is a folder"),
+                      ("icons", "is a folder"), ("icons/", "is a folder"), ("/no-such-folder/x.sqlite", "/no-such-folder does not exist")])
+    func unusableStorePathsExitTwo(path: String, message: String) throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let run = try CLI.run(["render", workspace.manifest, "--out", workspace.path("out"), "--cache", path], in: workspace.folder)
+        #expect(run.status == 2 && run.stderr.contains(message), "\(path): \(run.stderr)")
+        #expect(workspace.files("out").isEmpty)
+    }
+
     @Test(arguments: [("3", "out of range"), ("-1", "out of range"), ("one", "not a whole number")])
     func jobCompletionIndexMustFitTheShardCount(index: String, message: String) throws {
         let workspace = try Workspace()
