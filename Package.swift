@@ -45,9 +45,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCairo", pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev", "libfontconfig1-dev"])]),
+        // cairo and fontconfig through dlopen, loaded when the first surface is made: their
+        // headers declare the calls, nothing is linked (see CairoLibrary.swift).
+        .target(name: "CCairo"),
         // Pango through dlopen, loaded when text is first laid out: a run that draws no text
         // never pays for loading it and GLib, GIO and HarfBuzz (see PangoLibrary.swift).
         .target(name: "CPangoLoader"),

@@ -7,6 +7,7 @@
 // libpangocairo needs libpango, libpangoft2, GObject, GLib and HarfBuzz, so looking a name up in
 // its handle (which searches what it depends on too) finds every call below.
 static const char pangocairo_soname[] = "libpangocairo-1.0.so.0";
+static const char install_hint[] = "text needs Pango 1.44 or later (Debian's libpangocairo-1.0-0)";
 
 // Every call RasterKit makes: R(return type, name, parameters, arguments) for calls that return
 // a value, V(name, parameters, arguments) for calls that do not.
@@ -68,7 +69,8 @@ static void load_library(void) {
     void *library = dlopen(pangocairo_soname, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "Pango cannot be loaded: %s", reason ? reason : pangocairo_soname);
+        snprintf(load_error, sizeof load_error, "Pango cannot be loaded: %s; %s", reason ? reason : pangocairo_soname,
+                 install_hint);
         return;
     }
     const char *missing = NULL;
@@ -77,8 +79,8 @@ static void load_library(void) {
 #define RK_VOID_LOAD(name, parameters, arguments) RK_LOAD(void, name, parameters, arguments)
     RK_PANGO_CALLS(RK_LOAD, RK_VOID_LOAD)
     if (missing) {
-        snprintf(load_error, sizeof load_error, "Pango (%s) has no %s",
-                 pangocairo_soname, missing);
+        snprintf(load_error, sizeof load_error, "Pango (%s) has no %s; %s", pangocairo_soname, missing,
+                 install_hint);
         return;
     }
     loaded = 1;

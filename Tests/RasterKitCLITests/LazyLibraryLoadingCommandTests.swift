@@ -2,10 +2,11 @@ import Foundation
 import RasterKitTestSupport
 import Testing
 
-/// `rasterkit` loads librsvg only when it parses a document (LibrsvgLibrary) and Pango only when
-/// it lays out text (PangoLibrary): a warm run that copies every output from the store loads
-/// neither, and a library that cannot be used fails each output that needs it with a message
-/// rather than stopping the process before `main`.
+/// `rasterkit` loads cairo only when it makes a surface (CairoLibrary), librsvg only when it
+/// parses a document (LibrsvgLibrary) and Pango only when it lays out text (PangoLibrary): a
+/// warm run that copies every output from the store loads none of them, and a library that
+/// cannot be used fails each output that needs it with a message rather than stopping the
+/// process before `main`.
 @Suite struct LazyLibraryLoadingCommandTests {
     /// The libraries the dynamic loader loaded during a run, from glibc's `LD_DEBUG=files` trace.
     private static func run(_ arguments: [String], in folder: URL, tracing: Bool = false,
@@ -45,7 +46,7 @@ import Testing
         return nil
     }
 
-    @Test func aWarmRunIntoANewFolderLoadsNeitherLibrsvgNorPango() throws {
+    @Test func aWarmRunIntoANewFolderLoadsNoDrawingLibrary() throws {
         let folder = try TestScratch.folder("librsvg-lazy")
         try SVGCommandTests.square("red").write(to: folder.appendingPathComponent("a.svg"))
         let line = ["svg", "a.svg", "--size", "8", "--size", "16", "--cache", "store.sqlite"]
@@ -58,6 +59,8 @@ import Testing
         #expect(!warm.stderr.contains("librsvg-2.so"), "nothing to draw, so librsvg stays unloaded")
         #expect(!warm.stderr.contains("libpango"), "no text to lay out, so Pango stays unloaded")
         #expect(!warm.stderr.contains("libglib"), "nor GLib, which only librsvg and Pango need")
+        #expect(!warm.stderr.contains("libcairo"), "nothing to draw on, so cairo stays unloaded")
+        #expect(!warm.stderr.contains("libX11") && !warm.stderr.contains("libfontconfig"), "and what only it needs")
         for name in ["a-8.png", "a-16.png"] {
             let coldBytes = try Data(contentsOf: folder.appendingPathComponent("cold/\(name)"))
             #expect(try Data(contentsOf: folder.appendingPathComponent("warm/\(name)")) == coldBytes)
@@ -98,5 +101,32 @@ import Testing
         let files = RenderCommandTests.files(in: folder.appendingPathComponent("out"))
         #expect(files.contains { $0.contains("box") }, "\(files)")
         #expect(!files.contains { $0.contains("label") }, "\(files)")
+    }
+
+    /// Without a usable cairo nothing can be drawn: each output fails with what to install,
+    /// and the process ends normally rather than at its first cairo call.
+    @Test func withoutCairoEachOutputFailsWithAMessage() throws {
+        let folder = try TestScratch.folder("cairo-impostor")
+        try Data("""
+            name: Kit
+            components:
+              label:
+                sizes: ["40x20"]
+                layers: [text: {text: Go}]
+              box:
+                sizes: ["20x20"]
+                layers: [rect: {fill: red}]
+            """.utf8).write(to: folder.appendingPathComponent("kit.yaml"))
+        try SVGCommandTests.square("red").write(to: folder.appendingPathComponent("a.svg"))
+        let libraries = try Self.impostor(named: "libcairo.so.2", in: folder)
+        let render = try Self.run(["render", "kit.yaml", "--out", "out", "--no-cache"], in: folder, libraryPath: libraries.path)
+        #expect(render.status == 1, "\(render.stderr)")
+        #expect(render.stderr.contains("cairo (libcairo.so.2) has no ") && render.stderr.contains("(Debian's libcairo2)"), "\(render.stderr)")
+        #expect(RenderCommandTests.files(in: folder.appendingPathComponent("out")).isEmpty)
+        let svg = try Self.run(["svg", "a.svg", "--size", "8", "--out", "svg", "--no-cache"], in: folder, libraryPath: libraries.path)
+        #expect(svg.status == 1, "\(svg.stderr)")
+        #expect(svg.stderr.contains("libcairo.so.2"), "\(svg.stderr)")
+        let version = try Self.run(["--version"], in: folder, libraryPath: libraries.path)
+        #expect(version.status == 0, "a run that draws nothing does not need cairo: \(version.stderr)")
     }
 }

@@ -74,6 +74,7 @@ public enum FontLibrary {
     /// RasterKit's own configuration.
     public static func preload() {
         let thread = Thread {
+            guard rk_cairo_load() == nil else { return }
             FcInit()
             _ = try? PangoLibrary.load()
             _ = try? configuration()
@@ -149,8 +150,9 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(path: String)
     /// fontconfig could not read fonts at a path.
     case unreadable(path: String)
-    /// Pango, which lays text out, could not be loaded: not installed, or older than 1.44.
-    case pangoUnavailable(reason: String)
+    /// A library text needs (Pango, or fontconfig through cairo) could not be loaded: not
+    /// installed, or too old.
+    case libraryUnavailable(reason: String)
 
     /// What went wrong, and for missing default fonts what to install.
     public var description: String {
@@ -160,7 +162,7 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "install Debian's fonts-dejavu-core or set RASTERKIT_DEJAVU_DIR"
         case .notFound(let path): "no font file or directory at \(path)"
         case .unreadable(let path): "fontconfig could not read any font at \(path)"
-        case .pangoUnavailable(let reason): "\(reason); text needs Pango 1.44 or later (Debian's libpangocairo-1.0-0)"
+        case .libraryUnavailable(let reason): reason
         }
     }
 }
@@ -216,6 +218,7 @@ final class FontConfiguration: @unchecked Sendable {
     }
 
     init(defaultFiles: [String], userDirectories: [String], userFiles: [String], includeSystemFonts: Bool) throws {
+        if let message = rk_cairo_load() { throw FontError.libraryUnavailable(reason: String(cString: message)) }
         guard let config = includeSystemFonts ? FcInitLoadConfigAndFonts() : FcConfigCreate() else {
             throw FontError.unreadable(path: "(fontconfig configuration)")
         }

@@ -8,6 +8,8 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
     case surfaceTooLarge(pixelWidth: Int, pixelHeight: Int, limits: PixelLimits)
     /// cairo reported an error status.
     case cairo(status: String, context: String)
+    /// A library that draws (cairo) could not be loaded: not installed, or too old.
+    case libraryUnavailable(reason: String)
     /// Nine-slice insets that are negative, NaN or infinite, or too large for the size.
     case invalidCapInsets(EdgeInsets, reason: String)
     /// A component nested itself (directly or not) deeper than the nesting limit.
@@ -38,6 +40,8 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
                 + "and \(limits.maximumPixelCount) pixels in all"
         case let .cairo(status, context):
             "cairo error while \(context): \(status)"
+        case .libraryUnavailable(let reason):
+            reason
         case let .invalidCapInsets(insets, reason):
             "invalid cap insets \(insets): \(reason)"
         case let .nestingTooDeep(typeName, depth):

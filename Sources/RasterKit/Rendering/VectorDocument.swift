@@ -39,6 +39,7 @@ extension Rasterizer {
         // Pixels it may embed are bounded as a render at that scale would be.
         _ = try PixelGeometry.pixelSize(for: size, scale: scale, limits: limits.pixels)
         if let caps = component.capInsets { try NineSlice.validate(caps, forTarget: size) }
+        try CairoLibrary.load()
         let stream = VectorStream(limit: Self.maximumVectorDocumentBytes)
         let surface = stream.makeSurface(format, size: size)
         defer { cairo_surface_destroy(surface) }

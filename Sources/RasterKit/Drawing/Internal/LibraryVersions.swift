@@ -9,13 +9,15 @@ enum LibraryVersions {
         var freetype = (major: Int32(0), minor: Int32(0), patch: Int32(0))
         rk_freetype_version(&freetype.major, &freetype.minor, &freetype.patch)
         let text = PangoLibrary.versions
+        // cairo brings fontconfig, FreeType and pixman; without it each is "unavailable".
+        let hasCairo = rk_cairo_load() == nil
         return [
-            "cairo": String(cString: cairo_version_string()),
-            "pixman": String(cString: pixman_version_string()),
+            "cairo": hasCairo ? String(cString: cairo_version_string()) : "unavailable",
+            "pixman": String(cString: rk_pixman_version_string()),
             "Pango": text.pango,
             "HarfBuzz": text.harfBuzz,
             "FreeType": freetype.major < 0 ? "unknown" : "\(freetype.major).\(freetype.minor).\(freetype.patch)",
-            "fontconfig": dotted(Int(FcGetVersion()), 100),
+            "fontconfig": hasCairo ? dotted(Int(FcGetVersion()), 100) : "unavailable",
             "librsvg": LibrsvgLibrary.version,
             "libpng": dotted(Int(png_access_version_number()), 100),
         ]

@@ -12,7 +12,7 @@ enum PangoLibrary {
     /// Loads Pango, once; throws when it is not installed or lacks a call RasterKit makes.
     static func load() throws(FontError) {
         if let message = rk_pango_load() {
-            throw .pangoUnavailable(reason: String(cString: message))
+            throw .libraryUnavailable(reason: String(cString: message))
         }
     }
 

@@ -12,6 +12,7 @@ final class CairoImageSurface {
     private let reservation: MemoryReservation?
 
     private init(storage: PixelStorage, pixelWidth: Int, pixelHeight: Int, reservation: MemoryReservation? = nil) throws {
+        try CairoLibrary.load()
         self.storage = storage
         self.reservation = reservation
         self.pixelWidth = pixelWidth
