@@ -88,7 +88,8 @@ public struct SVGBatch: Sendable {
             let batch = isDirectory.boolValue
                 ? try SVGBatch.files(inFolder: input, noting: stamps) : [SVGBatch.file(input, noting: stamps)]
             if isDirectory.boolValue, batch.isEmpty { throw .noSVGFiles(folder: input.relativePath) }
-            // The same file given twice (say, a folder and a file in it) is rendered once.
+            // The same file given twice (say, a folder and a file in it, or hard links whose
+            // names differ only in the extension's case) is rendered once.
             for source in batch where seen.insert(source.identity).inserted {
                 found.append(source)
             }
@@ -158,7 +159,9 @@ public struct SVGBatch: Sendable {
         BatchItem.pngName("\(name)-\(size.compactDescription)", scale: scale)
     }
 
-    static let extensions: Set<String> = ["svg", "svgz"]
+    /// The extensions of SVG files, lowercased. An array: two are compared faster than a set is
+    /// made (whose first use costs a warm run a scan of every protocol conformance).
+    static let extensions = ["svg", "svgz"]
 
     /// How long a source must have been left alone before its stamp is trusted, in seconds (see
     /// ``FileStamp``). Tests shorten it.

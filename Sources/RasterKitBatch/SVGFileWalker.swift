@@ -16,14 +16,14 @@ enum SVGFileWalker {
 
     /// The SVG files under `folder`, sorted by relative path; nil when `folder` cannot be read.
     /// Every folder entered is stamped in `inputs` before it is listed, and every file found.
-    static func files(in folder: String, extensions: Set<String>, noting inputs: InputStamps? = nil) -> [Found]? {
+    static func files(in folder: String, extensions: [String], noting inputs: InputStamps? = nil) -> [Found]? {
         var found: [Found] = []
         guard walk(folder, relative: "", extensions: extensions, noting: inputs, into: &found) else { return nil }
         return found.sorted { $0.relativePath < $1.relativePath }
     }
 
     /// Adds what `folder + relative` holds; false when that folder cannot be opened.
-    private static func walk(_ root: String, relative: String, extensions: Set<String>, noting inputs: InputStamps?,
+    private static func walk(_ root: String, relative: String, extensions: [String], noting inputs: InputStamps?,
                              into found: inout [Found]) -> Bool {
         let path = relative.isEmpty ? root : root + "/" + relative
         inputs?.note(path)
@@ -59,8 +59,8 @@ enum SVGFileWalker {
         return true
     }
 
-    private static func hasExtension(_ name: String, in extensions: Set<String>) -> Bool {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+    private static func hasExtension(_ name: String, in extensions: [String]) -> Bool {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return false }
         return extensions.contains(name[name.index(after: dot)...].lowercased())
     }
 }
