@@ -96,16 +96,43 @@ final class BatchOutputIndex: Sendable {
     /// Writes the index back, keeping entries of outputs this batch did not touch; an index
     /// that did not change is left alone.
     func save() throws {
+        let recorded = updates.withLock { $0 }
         var merged = previous
-        for (path, entry) in updates.withLock({ $0 }) { merged[path] = entry }
+        merged.reserveCapacity(previous.count + recorded.count)
+        for (path, entry) in recorded { merged[path] = entry }
         guard merged != previous else { return }
-        var text = Self.header + "\n"
+        // One buffer of bytes, sized up front: interpolating each line into a growing String was
+        // most of the half millisecond a warm batch spent saving its index.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.header.utf8.count + 1 + merged.count * 200)
+        bytes += Self.header.utf8
+        bytes.append(UInt8(ascii: "\n"))
         for (path, entry) in merged.sorted(by: { $0.key < $1.key }) {
-            text += "\(entry.fingerprint)\t\(entry.state.byteCount)\t\(entry.state.modified)\t\(entry.sourceStamp)\t\(path)\n"
+            bytes += entry.fingerprint.utf8
+            bytes.append(UInt8(ascii: "\t"))
+            Self.appendDecimal(entry.state.byteCount, to: &bytes)
+            bytes.append(UInt8(ascii: "\t"))
+            Self.appendDecimal(entry.state.modified, to: &bytes)
+            bytes.append(UInt8(ascii: "\t"))
+            bytes += entry.sourceStamp.utf8
+            bytes.append(UInt8(ascii: "\t"))
+            bytes += path.utf8
+            bytes.append(UInt8(ascii: "\n"))
         }
-        // Copied from the string's own bytes: `Data(text.utf8)` first asks the runtime whether the
-        // view is contiguous bytes, a conformance search over the whole binary.
-        let bytes = text.withUTF8 { Data(buffer: $0) }
-        try AtomicFileWriter.write(bytes, to: directory + "/" + Self.fileName, below: directory)
+        let data = bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+        try AtomicFileWriter.write(data, to: directory + "/" + Self.fileName, below: directory)
+    }
+
+    /// Appends `value` in decimal, as `"\(value)"` writes it.
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so Int64.min has one too; digits come last first.
+        let start = bytes.count
+        var rest = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
     }
 }

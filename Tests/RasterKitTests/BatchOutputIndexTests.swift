@@ -23,6 +23,30 @@ import Testing
         try Data(text).write(to: folder.appendingPathComponent(BatchOutputIndex.fileName))
     }
 
+    /// Numbers are written as Swift writes them, from zero to both ends of Int64.
+    @Test(arguments: [Int64(0), 7, 10, 1_700_000_000_123_456_789, -1, -10, .max, .min])
+    func numbersAreWrittenInDecimal(value: Int64) {
+        var bytes: [UInt8] = Array("x".utf8)
+        BatchOutputIndex.appendDecimal(value, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
+    }
+
+    /// A saved index reads back as the entries recorded.
+    @Test func aSavedIndexReadsBack() throws {
+        let (folder, _) = try folderWithOutput()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let index = BatchOutputIndex.load(from: folder.path)
+        index.record("icon-48.png", fingerprint: "f1", sourceStamp: "1:2:3|p")
+        index.record("gone.png", fingerprint: "f2")
+        try index.save()
+        let again = BatchOutputIndex.load(from: folder.path)
+        #expect(again.isUpToDate("icon-48.png", fingerprint: "f1"))
+        #expect(again.isUpToDate("icon-48.png", sourceStamp: "1:2:3|p"))
+        #expect(!again.isUpToDate("gone.png", fingerprint: "f2"), "no file, so nothing is up to date")
+        let text = try String(contentsOf: folder.appendingPathComponent(BatchOutputIndex.fileName), encoding: .utf8)
+        #expect(text.hasPrefix("# rasterkit batch index v2") && text.hasSuffix("\ticon-48.png\n"), "\(text)")
+    }
+
     /// A field may hold anything but a tab or a line break of any kind (as `Character.isNewline`
     /// knows them), checked without walking graphemes.
     @Test func aFieldHoldsNoTabOrLineBreak() {
