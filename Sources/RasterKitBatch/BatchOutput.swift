@@ -15,7 +15,10 @@ import Foundation
 /// ```
 public struct BatchOutput: Sendable {
     /// Where the file goes, relative to the batch's output directory, with `/` between folders.
-    public var path: String
+    public var path: String { didSet { pathClaims = nil } }
+    /// Set when `path` was claimed, with those of the other outputs carrying this token, without
+    /// a conflict (see ``OutputPathClaimToken``).
+    var pathClaims: (token: OutputPathClaimToken, ordinal: Int)?
     /// What the output was made from (an input file, usually): named when it fails.
     public var source: String
     /// Outputs with the same group run one after another on one worker, so work they share

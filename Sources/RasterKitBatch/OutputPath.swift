@@ -84,6 +84,27 @@ public struct OutputPathError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 }
 
+/// Marks outputs whose paths were all checked and claimed in one ``OutputPathClaims`` without a
+/// conflict (an SVG batch's), each with its own ordinal below `count`. A batch of outputs that
+/// all carry one token, each ordinal at most once (all of them or some, in any order), needs no
+/// second check. Changing an output's path drops its token.
+final class OutputPathClaimToken: Sendable {
+    let count: Int
+    init(count: Int) { self.count = count }
+
+    /// Whether `outputs` all carry one token, each of its ordinals at most once.
+    static func claimedTogether(_ outputs: [BatchOutput]) -> Bool {
+        guard let token = outputs.first?.pathClaims?.token, outputs.count <= token.count else { return false }
+        var seen = [Bool](repeating: false, count: token.count)
+        for output in outputs {
+            guard let claim = output.pathClaims, claim.token === token, claim.ordinal >= 0, claim.ordinal < token.count,
+                  !seen[claim.ordinal] else { return false }
+            seen[claim.ordinal] = true
+        }
+        return true
+    }
+}
+
 /// The paths a batch has handed out, and to whom: the one place two outputs writing one file
 /// are caught, whether the paths are equal or differ only in case (one file on macOS and Windows).
 struct OutputPathClaims {

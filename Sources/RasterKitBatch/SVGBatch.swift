@@ -107,6 +107,8 @@ public struct SVGBatch: Sendable {
         // `--size 48 --size 48` asks for one file, not a conflict.
         let sizes = sizes.uniqued(), scales = scales.uniqued()
         var claims = OutputPathClaims(capacity: sources.count * sizes.count * scales.count)
+        // Every path is claimed below, or the batch throws: the renderer need not claim them again.
+        let claimed = OutputPathClaimToken(count: sources.count * sizes.count * scales.count)
         var outputs: [BatchOutput] = []
         outputs.reserveCapacity(sources.count * sizes.count * scales.count)
         // One per size and scale rather than per file: a key is made for each.
@@ -139,6 +141,7 @@ public struct SVGBatch: Sendable {
                     }
                     var output = BatchOutput(path: path, source: source.displayPath, group: source.path,
                                              size: Size(size), scale: scale, component: image)
+                    output.pathClaims = (claimed, outputs.count)
                     // Referenced files are not part of the stamp, so documents that may load
                     // them are always read.
                     if !allowsExternalReferences {

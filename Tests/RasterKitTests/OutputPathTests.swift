@@ -49,6 +49,29 @@ import Testing
         try claims.claim(try OutputPath("Icons/Star@2x.png"), by: "fourth")
     }
 
+    /// An SVG batch's outputs, claimed together when planned, are not claimed again; one whose
+    /// path is changed afterwards, or mixed with other outputs, is.
+    @Test func outputsClaimedTogetherAreCheckedOnce() throws {
+        let folder = try SVGBatchTests.iconFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputs = try SVGBatch(inputs: [folder], sizes: [16, 24]).outputs()
+        #expect(outputs.count == 6 && OutputPathClaimToken.claimedTogether(outputs))
+        #expect(OutputPathClaimToken.claimedTogether(outputs.reversed().dropLast(2)), "some, in any order")
+        let together = BatchWorkUnits(outputs)
+        #expect(together.rejected.isEmpty && together.groups.count == 3)
+
+        var renamed = outputs
+        renamed[1].path = renamed[0].path
+        #expect(renamed[1].pathClaims == nil, "a new path is not one that was claimed")
+        #expect(BatchWorkUnits(renamed).rejected.map(\.0) == [1])
+
+        let twice = BatchWorkUnits(outputs + outputs.prefix(1))
+        #expect(twice.rejected.map(\.0) == [6], "an output given twice is claimed again, and refused")
+        let other = BatchOutput(path: "../x.png", source: "mine", size: Size(4), scale: 1) { SVGBatch.withPost(
+            SVGImage(SVGDocument(unvalidatedData: Data(), externalReferences: .blocked, source: nil)), []) }
+        #expect(BatchWorkUnits(outputs + [other]).rejected.map(\.0) == [6])
+    }
+
     @Test func plansRefuseCaseClashes() {
         let square = BatchNamingTests.Square()
         #expect(throws: BatchPlanError.outputsDifferOnlyInCase(path: "button-normal.png", other: "Button-normal.png",
