@@ -46,6 +46,20 @@ import Testing
         return nil
     }
 
+    /// `kit.yaml` in `folder`: a component with text and one with a shape only.
+    private static func writeKit(in folder: URL) throws {
+        try Data("""
+            name: Kit
+            components:
+              label:
+                sizes: ["40x20"]
+                layers: [text: {text: Go}]
+              box:
+                sizes: ["20x20"]
+                layers: [rect: {fill: red}]
+            """.utf8).write(to: folder.appendingPathComponent("kit.yaml"))
+    }
+
     @Test func aWarmRunIntoANewFolderLoadsNoDrawingLibrary() throws {
         let folder = try TestScratch.folder("librsvg-lazy")
         try SVGCommandTests.square("red").write(to: folder.appendingPathComponent("a.svg"))
@@ -82,16 +96,7 @@ import Testing
     /// saying what to install.
     @Test func withoutPangoOnlyOutputsWithTextFail() throws {
         let folder = try TestScratch.folder("pango-impostor")
-        try Data("""
-            name: Kit
-            components:
-              label:
-                sizes: ["40x20"]
-                layers: [text: {text: Go}]
-              box:
-                sizes: ["20x20"]
-                layers: [rect: {fill: red}]
-            """.utf8).write(to: folder.appendingPathComponent("kit.yaml"))
+        try Self.writeKit(in: folder)
         let libraries = try Self.impostor(named: "libpangocairo-1.0.so.0", in: folder)
         let run = try Self.run(["render", "kit.yaml", "--out", "out", "--no-cache"], in: folder,
                                libraryPath: libraries.path)
@@ -107,16 +112,7 @@ import Testing
     /// and the process ends normally rather than at its first cairo call.
     @Test func withoutCairoEachOutputFailsWithAMessage() throws {
         let folder = try TestScratch.folder("cairo-impostor")
-        try Data("""
-            name: Kit
-            components:
-              label:
-                sizes: ["40x20"]
-                layers: [text: {text: Go}]
-              box:
-                sizes: ["20x20"]
-                layers: [rect: {fill: red}]
-            """.utf8).write(to: folder.appendingPathComponent("kit.yaml"))
+        try Self.writeKit(in: folder)
         try SVGCommandTests.square("red").write(to: folder.appendingPathComponent("a.svg"))
         let libraries = try Self.impostor(named: "libcairo.so.2", in: folder)
         let render = try Self.run(["render", "kit.yaml", "--out", "out", "--no-cache"], in: folder, libraryPath: libraries.path)
