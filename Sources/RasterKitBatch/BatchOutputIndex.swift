@@ -26,15 +26,20 @@ final class BatchOutputIndex: Sendable {
     private let directory: String
     /// As loaded: read by every worker without a lock.
     private let previous: [String: Entry]
-    private let updates = SanitizerVisibleMutex<[String: Entry?]>([:])
+    private let updates: SanitizerVisibleMutex<[String: Entry?]>
 
-    private init(directory: String, previous: [String: Entry]) {
+    private init(directory: String, previous: [String: Entry], expecting count: Int) {
         self.directory = directory
         self.previous = previous
+        var updates: [String: Entry?] = [:]
+        updates.reserveCapacity(count)
+        self.updates = SanitizerVisibleMutex(updates)
     }
 
-    /// The directory's index, empty when it has none or it cannot be read.
-    static func load(from directory: String) -> BatchOutputIndex {
+    /// The directory's index, empty when it has none or it cannot be read; room is made for
+    /// `count` outputs to be recorded, so workers recording them under the lock never wait on
+    /// the table growing.
+    static func load(from directory: String, expecting count: Int = 0) -> BatchOutputIndex {
         var entries: [String: Entry] = [:]
         if let data = try? FileReader.read(directory + "/" + fileName, naming: fileName) {
             let hasStamps = !data.starts(with: firstHeader.utf8)
@@ -45,7 +50,7 @@ final class BatchOutputIndex: Sendable {
                                                    sourceStamp: hasStamps ? fields[3] : "")
             }
         }
-        return BatchOutputIndex(directory: directory, previous: entries)
+        return BatchOutputIndex(directory: directory, previous: entries, expecting: count)
     }
 
     /// Whether `path` holds, untouched, the output with `fingerprint`.

@@ -118,7 +118,7 @@ public final class BatchRenderer: Sendable {
         let directoryPath = files.root
         // A folder not yet published is new and empty: no killed run can have left files in it.
         if !files.isUnpublished { Self.sweepStaleTemporaryFiles(under: directoryPath, paths: outputs.lazy.map(\.path)) }
-        let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath) : nil
+        let index = reusesUpToDateOutputs ? BatchOutputIndex.load(from: directoryPath, expecting: outputs.count) : nil
 
         let prefetch = BatchRemotePrefetch.start(outputs, order: units.groups, index: index, source: source)
         let next = Atomic<Int>(0)
