@@ -74,9 +74,13 @@ let benchmarks: @Sendable () -> Void = {
     for set in ["adwaita", "breeze", "papirus"] where hasIconSet(set) { registerColdAndWarm("fresh svg \(set)", iconRun(set: set)) }
     // The same on a memory file system, where the disk's speed (a virtual machine's can make
     // `cp -r` of the showcase take 20 ms or 400 ms) is out of the figure.
-    registerColdAndWarm("fresh showcase png in memory", showcaseRun(format: "png"), inMemory: true)
+    for format in ["png", "xcassets", "ninepatch"] {
+        registerColdAndWarm("fresh showcase \(format) in memory", showcaseRun(format: format), inMemory: true)
+    }
     registerFreshCheckout()
-    if hasIconSet("papirus") { registerColdAndWarm("fresh svg papirus in memory", iconRun(set: "papirus"), inMemory: true) }
+    for set in ["adwaita", "breeze", "papirus"] where hasIconSet(set) {
+        registerColdAndWarm("fresh svg \(set) in memory", iconRun(set: set), inMemory: true)
+    }
 
     let timing = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(10), maxIterations: 20)
     let noCache = showcaseRun(format: "png")
