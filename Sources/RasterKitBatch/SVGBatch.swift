@@ -47,24 +47,6 @@ public struct SVGBatch: Sendable {
         public var folder: String
         /// The file name without `.svg`/`.svgz`.
         public var name: String
-        /// Device and inode, to know the same file given twice.
-        var fileID: [UInt64] = []
-
-        /// The same file with the same output name is one source; a link under another name
-        /// (an icon theme's alias) is a source of its own.
-        var identity: Identity {
-            Identity(file: fileID.isEmpty ? .path(path) : .id(fileID), folder: folder, name: name)
-        }
-
-        /// What ``identity`` compares: the file (by device and inode when known), the output
-        /// folder and the name.
-        struct Identity: Hashable {
-            enum File: Hashable { case id([UInt64]), path(String) }
-            var file: File
-            var folder: String
-            var name: String
-        }
-
         /// The file.
         public var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
 
@@ -79,7 +61,9 @@ public struct SVGBatch: Sendable {
     /// is found (before any output reads it).
     func sources(noting stamps: InputStamps?) throws(SVGBatchError) -> [Source] {
         var found: [Source] = []
-        var seen = Set<Source.Identity>()
+        // The first source of each output name (folder and name): only sources that share one
+        // can be the same file given twice, so only those are looked at to find out.
+        var firstWithOutputName: [String: Int] = [:]
         for input in inputs {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
@@ -88,13 +72,37 @@ public struct SVGBatch: Sendable {
             let batch = isDirectory.boolValue
                 ? try SVGBatch.files(inFolder: input, noting: stamps) : [SVGBatch.file(input, noting: stamps)]
             if isDirectory.boolValue, batch.isEmpty { throw .noSVGFiles(folder: input.relativePath) }
-            // The same file given twice (say, a folder and a file in it, or hard links whose
-            // names differ only in the extension's case) is rendered once.
-            for source in batch where seen.insert(source.identity).inserted {
+            firstWithOutputName.reserveCapacity(found.count + batch.count)
+            for source in batch {
+                let outputName = source.outputPath(source.name)
+                if let first = firstWithOutputName[outputName] {
+                    if SVGBatch.isGivenAgain(source, among: found[first...]) { continue }
+                } else {
+                    firstWithOutputName[outputName] = found.count
+                }
                 found.append(source)
             }
         }
         return found
+    }
+
+    /// Whether `source` is a file already in `earlier` under the same output name: say, a folder
+    /// and a file in it, or hard links whose names differ only in the extension's case. Such a
+    /// file is rendered once; a link under another name (an icon theme's alias) is a source of
+    /// its own. Files are compared by device and inode, or by path when one cannot be looked at.
+    private static func isGivenAgain(_ source: Source, among earlier: ArraySlice<Source>) -> Bool {
+        let file = fileIdentity(source.path)
+        return earlier.contains { other in
+            other.folder == source.folder && other.name == source.name
+                && (file != nil && file == fileIdentity(other.path) || other.path == source.path)
+        }
+    }
+
+    /// The device and inode of what `path` reaches (links followed); nil when it is missing.
+    private static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// Every output, grouped by source so one worker reads and parses each file once.
@@ -188,8 +196,7 @@ public struct SVGBatch: Sendable {
     private static func file(_ url: URL, noting inputs: InputStamps?) -> Source {
         let path = url.path
         inputs?.note(path)
-        return Source(path: path, displayPath: url.relativePath, folder: "", name: stem(of: lastComponent(path)),
-                      fileID: fileStatus(path)?.id ?? [])
+        return Source(path: path, displayPath: url.relativePath, folder: "", name: stem(of: lastComponent(path)))
     }
 
     private static func files(inFolder folder: URL, noting inputs: InputStamps?) throws(SVGBatchError) -> [Source] {
@@ -203,15 +210,8 @@ public struct SVGBatch: Sendable {
             let name = lastComponent(relative)
             let subfolder = relative.count > name.count ? String(relative.dropLast(name.count + 1)) : ""
             return Source(path: folderPath + "/" + relative, displayPath: display + relative, folder: subfolder,
-                          name: stem(of: name), fileID: file.fileID)
+                          name: stem(of: name))
         }
-    }
-
-    /// Whether `path` (links followed) is a folder, and its device and inode; nil when it is missing.
-    private static func fileStatus(_ path: String) -> (isDirectory: Bool, id: [UInt64])? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return ((info.st_mode & S_IFMT) == S_IFDIR, [UInt64(info.st_dev), UInt64(info.st_ino)])
     }
 
     private static func lastComponent(_ path: String) -> Substring {

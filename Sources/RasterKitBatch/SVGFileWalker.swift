@@ -8,10 +8,9 @@ import Foundation
 /// Plain POSIX calls: `FileManager`'s enumerator and `URL` arithmetic would cost more than the
 /// rest of a batch whose renders are all up to date.
 enum SVGFileWalker {
-    /// One file found: its path relative to the folder, and its device and inode.
+    /// One file found: its path relative to the folder.
     struct Found {
         var relativePath: String
-        var fileID: [UInt64]
     }
 
     /// The SVG files under `folder`, sorted by relative path; nil when `folder` cannot be read.
@@ -43,17 +42,20 @@ enum SVGFileWalker {
                 _ = walk(root, relative: child, extensions: extensions, noting: inputs, into: &found)
             case Int32(DT_REG):
                 guard hasExtension(name, in: extensions) else { continue }
-                var info = stat()
-                guard fstatat(folder, name, &info, 0) == 0 else { continue }
-                inputs?.note(root + "/" + child, info)
-                found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
+                // The folder said it is a file: it is looked at only to be stamped.
+                if let inputs {
+                    var info = stat()
+                    guard fstatat(folder, name, &info, 0) == 0 else { continue }
+                    inputs.note(root + "/" + child, info)
+                }
+                found.append(Found(relativePath: child))
             default:
                 // A link, or a file system that does not say: look at what the name reaches.
                 guard hasExtension(name, in: extensions) else { continue }
                 var info = stat()
                 guard fstatat(folder, name, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
                 inputs?.note(root + "/" + child, info)
-                found.append(Found(relativePath: child, fileID: [UInt64(info.st_dev), UInt64(info.st_ino)]))
+                found.append(Found(relativePath: child))
             }
         }
         return true

@@ -87,6 +87,27 @@ import Testing
         #expect(try batch.outputs().map(\.path) == ["a-16.png", "alias-16.png", "sub/b-16.png", "sub/deeper/c-16.png"])
     }
 
+    @Test func namesThatReachOneFileUnderOneOutputNameAreOneSource() throws {
+        let folder = try Self.iconFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        // A hard link and a symbolic link whose names differ from a.svg only in the extension's
+        // case: the walk reports the first as a plain file, so only its inode tells.
+        try manager.linkItem(atPath: folder.appendingPathComponent("a.svg").path,
+                             toPath: folder.appendingPathComponent("a.SVG").path)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("a.svgz").path, withDestinationPath: "a.svg")
+        let outputs = try SVGBatch(inputs: [folder, folder.appendingPathComponent("a.SVG")], sizes: [16]).outputs()
+        #expect(outputs.map(\.path) == ["a-16.png", "sub/b-16.png", "sub/deeper/c-16.png"])
+        #expect(outputs.first?.source == folder.path + "/a.SVG")
+        // Another file under the same output name is not the same source: the two conflict.
+        try manager.removeItem(at: folder.appendingPathComponent("a.SVG"))
+        try S.redBlue.write(to: folder.appendingPathComponent("a.SVG"))
+        #expect(throws: SVGBatchError.conflictingOutputs(output: "a-16.png", first: folder.path + "/a.SVG",
+                                                          second: folder.path + "/a.svg")) {
+            try SVGBatch(inputs: [folder], sizes: [16]).outputs()
+        }
+    }
+
     @Test func theSameFileSizeOrScaleGivenTwiceIsRenderedOnce() throws {
         let folder = try Self.iconFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
