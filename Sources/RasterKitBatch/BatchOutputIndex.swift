@@ -102,10 +102,18 @@ final class BatchOutputIndex: Sendable {
     /// that did not change is left alone.
     func save() throws {
         let recorded = updates.withLock { $0 }
-        var merged = previous
-        merged.reserveCapacity(previous.count + recorded.count)
-        for (path, entry) in recorded { merged[path] = entry }
-        guard merged != previous else { return }
+        let merged: [String: Entry]
+        if previous.isEmpty {
+            // A folder without an index (a new one): what this run recorded is all of it.
+            merged = recorded.compactMapValues { $0 }
+            guard !merged.isEmpty else { return }
+        } else {
+            var updated = previous
+            updated.reserveCapacity(previous.count + recorded.count)
+            for (path, entry) in recorded { updated[path] = entry }
+            guard updated != previous else { return }
+            merged = updated
+        }
         // One buffer of bytes, sized up front: interpolating each line into a growing String was
         // most of the half millisecond a warm batch spent saving its index.
         var bytes: [UInt8] = []

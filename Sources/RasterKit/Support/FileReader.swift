@@ -59,6 +59,10 @@ package enum FileReader {
             filled += count
             // A file that grew while being read.
             if filled > limit { throw FileReadError(path: name, reason: tooLarge(limit)) }
+            // A read that stopped at the size `fstat` gave, short of the extra byte, ended at
+            // the file's end: asking again would only return 0. A file that grew since fills the
+            // extra byte and is read on.
+            if filled == info.st_size, filled < data.count { break }
         }
         data.count = filled
         return data
