@@ -59,6 +59,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Thread affinity for batch workers: two glibc calls that need _GNU_SOURCE.
         .target(name: "CAffinity"),
+        // The `rasterkit` command's process-wide SQLite settings: one variadic call, in C.
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libwebp, for `--format webp` in batches (not the core).
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(
@@ -120,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitRemoteCache", "RasterKitServer",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitRemoteCache", "RasterKitServer", "CSQLiteSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

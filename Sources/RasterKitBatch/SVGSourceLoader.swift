@@ -21,8 +21,8 @@ final class SVGSourceLoader: Sendable {
     }
 
     /// The file's stamp (see ``FileStamp``) for an output about to be made from it. The file
-    /// is looked at once for both: the look is kept for this thread's next ``document()`` of
-    /// this file, which then decides from it whether to read the file again.
+    /// is opened to be looked at, and kept open for this thread's next ``document()`` of this
+    /// file, which then decides from that look whether to read it, and reads those very bytes.
     ///
     /// When this thread last read this very file, after a look that gave a stamp, that stamp is
     /// given again without looking: the next ``document()`` then serves what that read gave.
@@ -32,16 +32,15 @@ final class SVGSourceLoader: Sendable {
     func stamp(settledFor settleTime: Double) -> String? {
         let recent = RecentDocument.current()
         if recent.loader === self, let stamp = recent.fileStamp {
-            recent.looked = (self, recent.stamp, stamp)
+            recent.looked = Look(loader: self, identity: recent.stamp, fileStamp: stamp, file: nil)
             return stamp
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard let file = try? OpenFile(path, naming: displayPath) else {
             recent.looked = nil
             return nil
         }
-        let stamp = FileStamp.of(info, settledFor: settleTime)
-        recent.looked = (self, Self.identity(info), stamp)
+        let stamp = FileStamp.of(file.info, settledFor: settleTime)
+        recent.looked = Look(loader: self, identity: Self.identity(file.info), fileStamp: stamp, file: file)
         return stamp
     }
 
@@ -50,34 +49,63 @@ final class SVGSourceLoader: Sendable {
         let recent = RecentDocument.current()
         // The file's size and time say whether it changed since this thread read it; a look
         // taken for this output's stamp, just before, says it as well as a new one.
-        let identity: [Int64], fileStamp: String?
+        let look: Look
         if let looked = recent.looked, looked.loader === self {
-            (identity, fileStamp) = (looked.identity, looked.fileStamp)
-        } else {
+            look = looked
+        } else if recent.loader === self {
+            // Read last on this thread: a stat says whether to read it again, which is rare.
             var info = stat()
-            (identity, fileStamp) = (stat(path, &info) == 0 ? Self.identity(info) : [], nil)
+            look = Look(loader: self, identity: stat(path, &info) == 0 ? Self.identity(info) : [], fileStamp: nil, file: nil)
+        } else {
+            look = Look(loader: self, path: path, displayPath: displayPath)
         }
         recent.looked = nil
-        if recent.loader === self, recent.stamp == identity, let result = recent.result { return try result.get() }
-        let result = load()
+        if recent.loader === self, recent.stamp == look.identity, let result = recent.result { return try result.get() }
+        let result = load(look.file)
         recent.loader = self
-        recent.stamp = identity
-        recent.fileStamp = fileStamp
+        recent.stamp = look.identity
+        recent.fileStamp = look.fileStamp
         recent.result = result
         return try result.get()
     }
 
     /// What says a file changed: its size, modification time and inode.
-    private static func identity(_ info: stat) -> [Int64] {
+    fileprivate static func identity(_ info: stat) -> [Int64] {
         [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ino)]
     }
 
-    private func load() -> Result<SVGDocument, SVGError> {
+    /// The document in `file`, opened when the file was looked at; read by path when it could not be.
+    private func load(_ file: OpenFile?) -> Result<SVGDocument, SVGError> {
         Result { () throws(SVGError) in
-            let data = try SVGDocument.readFile(path, naming: displayPath)
+            let data = if let file { try SVGDocument.readFile(file, naming: displayPath) }
+                else { try SVGDocument.readFile(path, naming: displayPath) }
             let references = baseDirectory.map { SVGDocument.ExternalReferences.allowed(baseDirectory: $0) } ?? .blocked
             return SVGDocument(unvalidatedData: data, externalReferences: references, source: displayPath)
         }
+    }
+}
+
+/// One look at a source file: what it was, and the file kept open to read what was looked at.
+private struct Look {
+    let loader: SVGSourceLoader
+    /// ``SVGSourceLoader`` identity of the file, empty when it could not be opened.
+    let identity: [Int64]
+    /// The stamp the look gave, when it was taken for one.
+    let fileStamp: String?
+    /// The open file; nil when the look reused an earlier one, or the file could not be opened.
+    let file: OpenFile?
+
+    init(loader: SVGSourceLoader, identity: [Int64], fileStamp: String?, file: OpenFile?) {
+        self.loader = loader
+        self.identity = identity
+        self.fileStamp = fileStamp
+        self.file = file
+    }
+
+    /// A look taken now, for a document not stamped first.
+    init(loader: SVGSourceLoader, path: String, displayPath: String) {
+        let file = try? OpenFile(path, naming: displayPath)
+        self.init(loader: loader, identity: file.map { SVGSourceLoader.identity($0.info) } ?? [], fileStamp: nil, file: file)
     }
 }
 
@@ -89,8 +117,9 @@ private final class RecentDocument {
     var stamp: [Int64] = []
     var fileStamp: String?
     var result: Result<SVGDocument, SVGError>?
-    /// The look the last ``SVGSourceLoader/stamp(settledFor:)`` took, for the next document.
-    var looked: (loader: SVGSourceLoader, identity: [Int64], fileStamp: String?)?
+    /// The look the last ``SVGSourceLoader/stamp(settledFor:)`` took, for the next document. Its
+    /// file stays open until then, or until the next look on this thread.
+    var looked: Look?
 
     static func current() -> RecentDocument {
         if let pointer = pthread_getspecific(threadKey) {

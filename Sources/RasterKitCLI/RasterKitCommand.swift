@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSQLiteSettings
 import Foundation
 
 /// `rasterkit`: render manifests and SVG folders, compare images, manage the render cache.
@@ -12,6 +13,9 @@ struct RasterKitCommand: AsyncParsableCommand {
 
     /// Usage mistakes exit with 2 (ArgumentParser's default is 64), as the CLI documents.
     static func main() async {
+        // Before any store is opened: the command runs nothing else that uses SQLite's memory
+        // statistics, and a batch's workers would queue on the mutex that keeps them.
+        _ = rk_sqlite_disable_memory_statistics()
         do {
             var command = try LeafCommandLine.parse(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
             // Casts to the asynchronous commands, not to `any AsyncParsableCommand`: an

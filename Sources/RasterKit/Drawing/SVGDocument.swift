@@ -151,4 +151,14 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
             throw .unreadable(path: error.path, reason: error.reason)
         }
     }
+
+    /// The bytes of the SVG file `file`, already open, named `name` in errors.
+    package static func readFile(_ file: OpenFile, naming name: String,
+                         limits: ResourceLimits = .default) throws(SVGError) -> Data {
+        do {
+            return try FileReader.read(file, naming: name, limit: limits.maximumInputBytes)
+        } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
+        }
+    }
 }

@@ -26,20 +26,16 @@ package enum FileReader {
     package static func read(_ path: String, naming name: String? = nil,
                      limit: Int = ResourceLimits.default.maximumInputBytes,
                      followingSymbolicLinks: Bool = true) throws(FileReadError) -> Data {
-        let name = name ?? path
-        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; it
-        // changes nothing for regular files, and anything else is refused below.
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingSymbolicLinks ? 0 : O_NOFOLLOW)
-        let descriptor = open(path, flags)
-        guard descriptor >= 0 else {
-            let reason = errno == ELOOP && !followingSymbolicLinks ? "it is a symbolic link" : String(cString: strerror(errno))
-            throw FileReadError(path: name, reason: reason)
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FileReadError(path: name, reason: "not a regular file")
-        }
+        let file = try OpenFile(path, naming: name, followingSymbolicLinks: followingSymbolicLinks)
+        return try read(file, naming: name ?? path, limit: limit)
+    }
+
+    /// The bytes of `file`, a regular file, named `name` in errors. The size and type are the
+    /// ones `fstat` gave when the file was opened.
+    package static func read(_ file: OpenFile, naming name: String,
+                     limit: Int = ResourceLimits.default.maximumInputBytes) throws(FileReadError) -> Data {
+        let info = file.info
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileReadError(path: name, reason: "not a regular file") }
         guard info.st_size <= limit else { throw FileReadError(path: name, reason: tooLarge(limit)) }
         // Read straight into a buffer of the file's size, plus a byte to see the end: a batch
         // reads hundreds of small files, and a scratch buffer per file cost more than reading.
@@ -49,7 +45,7 @@ package enum FileReader {
             if filled == data.count { data.count += max(64 << 10, data.count) }
             let count = data.withUnsafeMutableBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }
-                return Foundation.read(descriptor, base + filled, buffer.count - filled)
+                return Foundation.read(file.descriptor, base + filled, buffer.count - filled)
             }
             if count == 0 { break }
             if count < 0 {
@@ -80,4 +76,34 @@ package enum FileReader {
         }
         return error.localizedDescription
     }
+}
+
+/// A file opened for reading, with what `fstat` said of it then; closed when released. Opening
+/// first and asking the open file lets a caller stamp a file and read those very bytes, with one
+/// look at the path.
+package final class OpenFile {
+    package let descriptor: Int32
+    package let info: stat
+
+    /// Opens `path` for reading, named `name` in errors; see ``FileReader/read(_:naming:limit:followingSymbolicLinks:)``.
+    package init(_ path: String, naming name: String? = nil, followingSymbolicLinks: Bool = true) throws(FileReadError) {
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; it
+        // changes nothing for regular files, and anything else is refused when read.
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingSymbolicLinks ? 0 : O_NOFOLLOW)
+        let descriptor = open(path, flags)
+        guard descriptor >= 0 else {
+            let reason = errno == ELOOP && !followingSymbolicLinks ? "it is a symbolic link" : String(cString: strerror(errno))
+            throw FileReadError(path: name ?? path, reason: reason)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw FileReadError(path: name ?? path, reason: reason)
+        }
+        self.descriptor = descriptor
+        self.info = info
+    }
+
+    deinit { close(descriptor) }
 }

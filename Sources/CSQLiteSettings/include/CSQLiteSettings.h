@@ -1,0 +1,13 @@
+#ifndef RASTERKIT_CSQLITESETTINGS_H
+#define RASTERKIT_CSQLITESETTINGS_H
+
+// Process-wide SQLite settings the `rasterkit` command makes before it opens a store (see
+// RasterKitCLI/RasterKitCommand.swift). sqlite3_config is variadic, which Swift cannot call,
+// so this one call is C.
+
+// Turns off SQLite's memory statistics, which take one process-wide mutex on every allocation
+// and free: a batch's workers looking up stored renders at once queued on it. Returns 0, or
+// SQLite's error when it is too late (SQLite already in use in this process): nothing changes then.
+int rk_sqlite_disable_memory_statistics(void);
+
+#endif

@@ -1,0 +1,7 @@
+#include "CSQLiteSettings.h"
+#include <sqlite3.h>
+
+int rk_sqlite_disable_memory_statistics(void) {
+    int status = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    return status == SQLITE_OK ? 0 : status;
+}
