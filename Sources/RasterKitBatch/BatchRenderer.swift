@@ -127,13 +127,16 @@ public final class BatchRenderer: Sendable {
         let placement = WorkerPlacement(workers: workers)
         let started = threads.start(workers, finished: finished) { [self] workerIndex in
             placement?.pin(worker: workerIndex)
-            while true {
-                let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard claimed < units.groups.count else { break }
-                for claimedIndex in units.groups[claimed] {
-                    let output = outputs[claimedIndex]
-                    tally.record(output, produce(output, at: claimedIndex, into: files, index: index, previews: previews,
-                                                 log: log))
+            // One store connection per worker, reading recent snapshots: a warm batch is mostly lookups.
+            DiskCache.sharingSnapshots {
+                while true {
+                    let claimed = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard claimed < units.groups.count else { break }
+                    for claimedIndex in units.groups[claimed] {
+                        let output = outputs[claimedIndex]
+                        tally.record(output, produce(output, at: claimedIndex, into: files, index: index,
+                                                     previews: previews, log: log))
+                    }
                 }
             }
         }

@@ -24,8 +24,12 @@ final class DiskCacheReader: Sendable {
         self.busyTimeout = busyTimeout
     }
 
-    /// The row stored for `digest`, or nil.
+    /// The row stored for `digest`, or nil. Inside ``DiskCacheThreadSnapshots/sharing(_:)`` the
+    /// thread keeps one connection and reads a recent snapshot of the store with it.
     func entry(for digest: StableDigest) throws -> DiskCacheStore.StoredEntry? {
+        if let snapshots = DiskCacheThreadSnapshots.current {
+            return try snapshots.connection(of: self).entryInSnapshot(for: digest)
+        }
         let connection = try checkOut()
         defer { checkIn(connection) }
         return try connection.entry(for: digest)
@@ -41,13 +45,16 @@ final class DiskCacheReader: Sendable {
         withExtendedLifetime(connections) {}
     }
 
-    private func checkOut() throws -> DiskCacheReadConnection {
+    func checkOut() throws -> DiskCacheReadConnection {
         let reused: DiskCacheReadConnection?? = idle.withLock { idle in idle.isClosed ? nil : .some(idle.connections.popLast()) }
         guard let reused else { throw DiskCacheError.closed(path: path, operation: .read) }
         return try reused ?? DiskCacheReadConnection(path: path, busyTimeout: busyTimeout)
     }
 
-    private func checkIn(_ connection: DiskCacheReadConnection) {
+    func checkIn(_ connection: DiskCacheReadConnection) {
+        // An idle connection holds no snapshot: it would keep the WAL from being checkpointed,
+        // and hide what was stored since from its next lookup.
+        connection.endSnapshot()
         idle.withLock { idle in
             guard !idle.isClosed, idle.connections.count < Self.maximumIdle else { return }
             idle.connections.append(connection)
@@ -64,9 +71,21 @@ final class DiskCacheReadConnection: @unchecked Sendable {
         FROM entries WHERE id = ?1 AND digest = ?2
         """
 
+    /// A snapshot serves at most this many lookups, and for at most this long: it is recent
+    /// enough that what this process stored a moment ago is seldom missed (and a miss only
+    /// draws again), and short enough that checkpoints are held back only briefly.
+    static let snapshotLookups = 64
+    static let snapshotNanoseconds: UInt64 = 10_000_000
+
     private let connection: OpaquePointer
     private let lookup: OpaquePointer
+    /// `BEGIN` and `COMMIT`, prepared once: a snapshot is a read transaction left open.
+    private let begin: OpaquePointer
+    private let commit: OpaquePointer
     private let path: String
+    /// When the open snapshot was taken (monotonic nanoseconds) and the lookups it served; nil
+    /// when none is open.
+    private var snapshot: (started: UInt64, lookups: Int)?
 
     init(path: String, busyTimeout: TimeInterval) throws {
         self.path = path
@@ -81,26 +100,64 @@ final class DiskCacheReadConnection: @unchecked Sendable {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Int32(min(busyTimeout * 1000, Double(Int32.max))))
         let setup = "PRAGMA mmap_size = \(DiskCacheStore.mappedBytes)"
-        var statement: OpaquePointer?
+        var statements: [OpaquePointer?] = [nil, nil, nil]
+        var failedSQL = setup
         var status = sqlite3_exec(handle, setup, nil, nil, nil)
-        if status == SQLITE_OK {
-            status = sqlite3_prepare_v3(handle, Self.lookupSQL, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        for (index, sql) in [Self.lookupSQL, "BEGIN", "COMMIT"].enumerated() where status == SQLITE_OK {
+            failedSQL = sql
+            status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statements[index], nil)
         }
-        guard status == SQLITE_OK, let statement else {
+        guard status == SQLITE_OK, let lookup = statements[0], let begin = statements[1], let commit = statements[2] else {
             let error = DiskCacheError(operation: .read, resultCode: sqlite3_extended_errcode(handle),
-                                       message: String(cString: sqlite3_errmsg(handle)),
-                                       sql: status == SQLITE_OK ? Self.lookupSQL : setup, path: path)
-            sqlite3_finalize(statement)
+                                       message: String(cString: sqlite3_errmsg(handle)), sql: failedSQL, path: path)
+            for statement in statements { sqlite3_finalize(statement) }
             sqlite3_close_v2(handle)
             throw error
         }
         connection = handle
-        lookup = statement
+        self.lookup = lookup
+        self.begin = begin
+        self.commit = commit
     }
 
     deinit {
-        sqlite3_finalize(lookup)
+        endSnapshot()
+        for statement in [lookup, begin, commit] { sqlite3_finalize(statement) }
         sqlite3_close_v2(connection)
+    }
+
+    /// The row stored for `digest`, read from this connection's snapshot: the one open, while it
+    /// is recent (see ``snapshotLookups``), else a new one. Each lookup alone would take and
+    /// drop SQLite's shared locks (two `fcntl` calls and a `fstat`) and the WAL index mutex.
+    func entryInSnapshot(for digest: StableDigest) throws -> DiskCacheStore.StoredEntry? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let snapshot, snapshot.lookups >= Self.snapshotLookups || now &- snapshot.started >= Self.snapshotNanoseconds {
+            endSnapshot()
+        }
+        if snapshot == nil {
+            let status = sqlite3_step(begin)
+            sqlite3_reset(begin)
+            try check(status, sql: "BEGIN")
+            snapshot = (now, 0)
+        }
+        snapshot?.lookups += 1
+        do { return try entry(for: digest) } catch {
+            endSnapshot()
+            throw error
+        }
+    }
+
+    /// Ends the open snapshot, if any.
+    func endSnapshot() {
+        guard snapshot != nil else { return }
+        snapshot = nil
+        let status = sqlite3_step(commit)
+        sqlite3_reset(commit)
+        // Ending a read transaction does not fail; if it ever did, the connection must still not
+        // keep one open.
+        if status != SQLITE_DONE, sqlite3_get_autocommit(connection) == 0 {
+            sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+        }
     }
 
     func entry(for digest: StableDigest) throws -> DiskCacheStore.StoredEntry? {
@@ -153,9 +210,9 @@ final class DiskCacheReadConnection: @unchecked Sendable {
     }
 
     /// Turns a failing status into ``DiskCacheError`` at once, with SQLite's message.
-    private func check(_ status: Int32) throws {
+    private func check(_ status: Int32, sql: String = DiskCacheReadConnection.lookupSQL) throws {
         guard status != SQLITE_OK, status != SQLITE_ROW, status != SQLITE_DONE else { return }
         throw DiskCacheError(operation: .read, resultCode: sqlite3_extended_errcode(connection),
-                             message: String(cString: sqlite3_errmsg(connection)), sql: Self.lookupSQL, path: path)
+                             message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
     }
 }
