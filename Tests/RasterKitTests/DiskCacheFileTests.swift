@@ -157,6 +157,32 @@ import Testing
         #expect(try Data(contentsOf: fixture.url) == text && fixture.files == ["renders.sqlite"])
     }
 
+    /// SQLite names the companions after the store's real path: a store reached through a link
+    /// (to the file, or to its folder) has its companions checked where SQLite would use them.
+    @Test func companionsAreCheckedWhereTheStoreReallyIs() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture)
+        let manager = FileManager.default
+        let linkedFile = fixture.directory.appendingPathComponent("link.sqlite")
+        let linkedFolder = fixture.directory.appendingPathComponent("folder link")
+        try manager.createSymbolicLink(atPath: linkedFile.path, withDestinationPath: "renders.sqlite")
+        try manager.createSymbolicLink(atPath: linkedFolder.path, withDestinationPath: ".")
+        #expect(DiskCacheFile.resolvedPath(linkedFile.path) == fixture.url.resolvingSymlinksInPath().path)
+        #expect(DiskCacheFile.resolvedPath(linkedFolder.path + "/missing.sqlite")
+            == fixture.directory.resolvingSymlinksInPath().path + "/missing.sqlite")
+        #expect(DiskCacheFile.resolvedPath("/nowhere/at/all.sqlite") == "/nowhere/at/all.sqlite")
+        for url in [linkedFile, linkedFolder.appendingPathComponent("renders.sqlite")] {
+            try DiskCache.checkStoreFile(at: url)
+        }
+        try manager.createSymbolicLink(atPath: fixture.url.path + "-shm", withDestinationPath: "elsewhere")
+        for url in [linkedFile, linkedFolder.appendingPathComponent("renders.sqlite"), fixture.url] {
+            let error = try #require(throws: DiskCacheError.self) { _ = try DiskCache(at: url) }
+            #expect(error.refusal == .unsafeCompanionFile && error.message.contains(fixture.url.resolvingSymlinksInPath().path + "-shm"),
+                    "\(error)")
+        }
+    }
+
     @Test func aDeviceIsNotAStore() throws {
         let error = try #require(throws: DiskCacheError.self) { _ = try DiskCache(at: URL(fileURLWithPath: "/dev/null")) }
         #expect(error.isNotAStore, "\(error)")

@@ -8,7 +8,6 @@ extension DiskCache {
     /// - Throws: ``DiskCacheError`` with ``DiskCacheError/refusal`` set for another program's
     ///   database, a text file, a device, or a `-wal`/`-shm`/`-journal` SQLite would write through.
     public static func checkStoreFile(at url: URL) throws {
-        let url = url.standardizedFileURL
         guard try DiskCacheFile.examine(url) == .unclaimedDatabase else { return }
         // A damaged database that does not say it is ours is refused when opened; here only
         // what can be read is judged.
