@@ -102,25 +102,27 @@ final class BatchOutputIndex: Sendable {
     /// that did not change is left alone.
     func save() throws {
         let recorded = updates.withLock { $0 }
-        let merged: [String: Entry]
+        var lines: [(path: String, entry: Entry)]
         if previous.isEmpty {
-            // A folder without an index (a new one): what this run recorded is all of it.
-            merged = recorded.compactMapValues { $0 }
-            guard !merged.isEmpty else { return }
+            // A folder without an index (a new one): what this run recorded is all of it, listed
+            // straight from the record rather than hashed into another table first.
+            lines = recorded.compactMap { path, entry in entry.map { (path, $0) } }
+            guard !lines.isEmpty else { return }
         } else {
             var updated = previous
             updated.reserveCapacity(previous.count + recorded.count)
             for (path, entry) in recorded { updated[path] = entry }
             guard updated != previous else { return }
-            merged = updated
+            lines = updated.map { ($0.key, $0.value) }
         }
+        lines.sort { $0.path < $1.path }
         // One buffer of bytes, sized up front: interpolating each line into a growing String was
         // most of the half millisecond a warm batch spent saving its index.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.header.utf8.count + 1 + merged.count * 200)
+        bytes.reserveCapacity(Self.header.utf8.count + 1 + lines.count * 200)
         bytes += Self.header.utf8
         bytes.append(UInt8(ascii: "\n"))
-        for (path, entry) in merged.sorted(by: { $0.key < $1.key }) {
+        for (path, entry) in lines {
             bytes += entry.fingerprint.utf8
             bytes.append(UInt8(ascii: "\t"))
             Self.appendDecimal(entry.state.byteCount, to: &bytes)

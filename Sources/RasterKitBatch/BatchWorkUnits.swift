@@ -13,20 +13,21 @@ struct BatchWorkUnits: Sendable {
         // once) cannot conflict; checking them again was half a millisecond of a warm batch of 400.
         let claimedTogether = OutputPathClaimToken.claimedTogether(outputs)
         var claims = OutputPathClaims(capacity: claimedTogether ? 0 : outputs.count)
-        for (index, output) in outputs.enumerated() {
+        // By index: an output is a large value with closures, and only two fields are needed.
+        for index in outputs.indices {
             do {
-                if !claimedTogether { try claims.claim(try OutputPath(output.path), by: output.source) }
+                if !claimedTogether { try claims.claim(try OutputPath(outputs[index].path), by: outputs[index].source) }
             } catch let error as OutputPathError {
                 rejected.append((index, error.description))
                 continue
             } catch let conflict as OutputPathClaims.Conflict {
-                rejected.append((index, conflict.description(claimant: output.source)))
+                rejected.append((index, conflict.description(claimant: outputs[index].source)))
                 continue
             } catch {
                 rejected.append((index, "\(error)"))
                 continue
             }
-            if let group = output.group {
+            if let group = outputs[index].group {
                 if let existing = groupIndex[group] {
                     groups[existing].append(index)
                 } else {

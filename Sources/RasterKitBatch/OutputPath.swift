@@ -96,8 +96,9 @@ final class OutputPathClaimToken: Sendable {
     static func claimedTogether(_ outputs: [BatchOutput]) -> Bool {
         guard let token = outputs.first?.pathClaims?.token, outputs.count <= token.count else { return false }
         var seen = [Bool](repeating: false, count: token.count)
-        for output in outputs {
-            guard let claim = output.pathClaims, claim.token === token, claim.ordinal >= 0, claim.ordinal < token.count,
+        // By index: looking at one field through the array copies no whole output (with its closures).
+        for index in outputs.indices {
+            guard let claim = outputs[index].pathClaims, claim.token === token, claim.ordinal >= 0, claim.ordinal < token.count,
                   !seen[claim.ordinal] else { return false }
             seen[claim.ordinal] = true
         }
