@@ -68,7 +68,7 @@ struct CacheOptions: ParsableArguments {
         }
         // Another program's database or a text file given by mistake is refused before
         // anything renders, and left as it is. Other problems only cost the disk tier.
-        do { try DiskCache.checkStoreFile(at: URL(fileURLWithPath: cache)) } catch let error as DiskCacheError where error.isNotAStore {
+        do { try DiskCache.checkStoreFile(atPath: cache) } catch let error as DiskCacheError where error.isNotAStore {
             throw ValidationError("--cache: \(error.message)")
         } catch {
             // Anything else is reported once, when the store is opened, and rendering goes on.

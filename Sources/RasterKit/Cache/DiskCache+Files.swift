@@ -8,10 +8,15 @@ extension DiskCache {
     /// - Throws: ``DiskCacheError`` with ``DiskCacheError/refusal`` set for another program's
     ///   database, a text file, a device, or a `-wal`/`-shm`/`-journal` SQLite would write through.
     public static func checkStoreFile(at url: URL) throws {
-        guard try DiskCacheFile.examine(url) == .unclaimedDatabase else { return }
+        try checkStoreFile(atPath: url.path)
+    }
+
+    /// ``checkStoreFile(at:)`` for a path, as a command line gives it.
+    package static func checkStoreFile(atPath path: String) throws {
+        guard try DiskCacheFile.examine(path: path) == .unclaimedDatabase else { return }
         // A damaged database that does not say it is ours is refused when opened; here only
         // what can be read is judged.
-        do { _ = try DiskCacheInspector(url: url).checkIsStore() } catch let error as DiskCacheError where !error.isNotAStore {
+        do { _ = try DiskCacheInspector(url: URL(fileURLWithPath: path)).checkIsStore() } catch let error as DiskCacheError where !error.isNotAStore {
             return
         }
     }

@@ -26,8 +26,12 @@ enum DiskCacheFile {
     /// ours; a device or other non-regular file; a `-wal`, `-shm` or
     /// `-journal` beside it that SQLite would follow to write elsewhere.
     static func examine(_ url: URL, checkingCompanions: Bool = true) throws -> Kind {
-        let path = url.path
-        if checkingCompanions { try checkCompanions(of: url) }
+        try examine(path: url.path, checkingCompanions: checkingCompanions)
+    }
+
+    /// ``examine(_:checkingCompanions:)`` for a path.
+    static func examine(path: String, checkingCompanions: Bool = true) throws -> Kind {
+        if checkingCompanions { try checkCompanions(ofPath: path) }
         var info = stat()
         // A link to nothing is missing: SQLite creates the store where the link points, which
         // is where whoever made the link wanted it.
@@ -106,9 +110,9 @@ enum DiskCacheFile {
     /// Refuses companions SQLite would open and write through: it follows a symbolic link (and
     /// would create its target), and a hard link or a FIFO is someone else's file. They are
     /// not moved aside either: whoever made them may want them, and none of them is ours.
-    static func checkCompanions(of url: URL) throws {
+    static func checkCompanions(ofPath path: String) throws {
         // SQLite names the companions after the database's resolved path.
-        let base = resolvedPath(url.path)
+        let base = resolvedPath(path)
         for suffix in companionSuffixes {
             let companion = base + suffix
             var info = stat()
@@ -123,7 +127,7 @@ enum DiskCacheFile {
                 operation: .open, resultCode: DiskCacheError.cannotOpen,
                 message: "\(companion) \(problem), which SQLite would write through to another file; "
                     + "RasterKit neither follows nor moves it. Remove it to use this store",
-                path: url.path, refusal: .unsafeCompanionFile)
+                path: path, refusal: .unsafeCompanionFile)
         }
     }
 }
