@@ -145,20 +145,17 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
     /// The bytes of the SVG file at `path`, named `name` in errors.
     package static func readFile(_ path: String, naming name: String,
                          limits: ResourceLimits = .default) throws(SVGError) -> Data {
-        do {
-            return try FileReader.read(path, naming: name, limit: limits.maximumInputBytes)
-        } catch {
-            throw .unreadable(path: error.path, reason: error.reason)
-        }
+        try reporting { () throws(FileReadError) in try FileReader.read(path, naming: name, limit: limits.maximumInputBytes) }
     }
 
     /// The bytes of the SVG file `file`, already open, named `name` in errors.
     package static func readFile(_ file: OpenFile, naming name: String,
                          limits: ResourceLimits = .default) throws(SVGError) -> Data {
-        do {
-            return try FileReader.read(file, naming: name, limit: limits.maximumInputBytes)
-        } catch {
-            throw .unreadable(path: error.path, reason: error.reason)
-        }
+        try reporting { () throws(FileReadError) in try FileReader.read(file, naming: name, limit: limits.maximumInputBytes) }
+    }
+
+    /// What `read` returns, its failure reported as an unreadable document.
+    private static func reporting(_ read: () throws(FileReadError) -> Data) throws(SVGError) -> Data {
+        do { return try read() } catch { throw .unreadable(path: error.path, reason: error.reason) }
     }
 }
