@@ -10,6 +10,9 @@ extension SVGCommand {
     /// the plain reading never accepts a line ArgumentParser would read differently.
     /// `PlainArgumentsTests` compares the two readings property by property, and fails when a
     /// property is left unset here, so an option added to the command must be added here too.
+    ///
+    /// A line whose batch is valid also starts that batch's plan on another thread
+    /// (``SVGEarlyPlan``), for ``run()`` to take.
     init?(plainArguments arguments: [String]) {
         var reader = PlainArguments(arguments)
         var inputs: [String] = [], sizes: [Double] = [], scales: [Double] = [], post: [String] = []
@@ -39,6 +42,15 @@ extension SVGCommand {
             guard isRead else { return nil }
         }
         guard let out else { return nil }
+        // The folders are listed and the outputs planned on another thread while ArgumentParser's
+        // option types are made and the rest of the line is checked; run() takes the plan if it
+        // is this one. Only a batch that ``validate()`` will accept is started.
+        let tintColor = tint.flatMap { try? Self.parseTint($0) }
+        if post.isEmpty, !inputs.isEmpty, !sizes.isEmpty, (sizes + scales).allSatisfy({ $0.isFinite && $0 > 0 }),
+           tint == nil || tintColor != nil {
+            SVGEarlyPlan.start(Self.batch(inputs: inputs, sizes: sizes, scales: scales, mode: mode ?? .stretch,
+                                          tint: tintColor, allowExternalReferences: allowExternalReferences))
+        }
         self.init()
         self.inputs = inputs
         self.sizes = sizes

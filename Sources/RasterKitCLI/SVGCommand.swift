@@ -98,15 +98,14 @@ struct SVGCommand: ParsableCommand {
     }
 
     func run() throws {
-        var batch = SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes,
-                             scales: scales.isEmpty ? [1] : scales, contentMode: mode.contentMode,
-                             tint: try tint.map(Self.parseTint), allowsExternalReferences: allowExternalReferences)
+        var batch = Self.batch(inputs: inputs, sizes: sizes, scales: scales, mode: mode, tint: try tint.map(Self.parseTint),
+                               allowExternalReferences: allowExternalReferences)
         batch.post = try postSteps()
         // An existing store is opened on another thread while the outputs are planned: on a
         // warm run the two take about as long. A missing one is made only once the plan holds.
         let opening = listOutputs ? nil : caching.openExistingStoreInBackground()
         let outputs: [BatchOutput]
-        do { outputs = try batch.outputs() } catch { fail(error.description, after: opening) }
+        do { outputs = try SVGEarlyPlan.outputs(for: batch) } catch { fail(error.description, after: opening) }
         if listOutputs {
             OutputListing(outputs: outputs.map(\.plannedFile).sorted { $0.path < $1.path }).print(json: json)
             return
@@ -157,6 +156,13 @@ struct SVGCommand: ParsableCommand {
     }
 
     static func parseTint(_ text: String) throws -> Color { try HexColor.color(text, option: "--tint") }
+
+    /// The batch these options describe, before its `--post` steps.
+    static func batch(inputs: [String], sizes: [Double], scales: [Double], mode: ContentModeArgument, tint: Color?,
+                      allowExternalReferences: Bool) -> SVGBatch {
+        SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes, scales: scales.isEmpty ? [1] : scales,
+                 contentMode: mode.contentMode, tint: tint, allowsExternalReferences: allowExternalReferences)
+    }
 
     /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2, once
     /// the store `opening` is open: the process does not exit under a thread inside SQLite.
