@@ -141,6 +141,21 @@ enum DiskProbe {
         #expect(!fixture.files.contains { $0.contains(".corrupt-") })
     }
 
+    /// Processes that create one new store at the same moment can deadlock on switching it to
+    /// WAL mode, which SQLite breaks by answering one of them "busy" at once: that one opens again.
+    @Test func processesCreatingOneStoreAtOnceAllOpenIt() throws {
+        for round in 0..<3 {
+            let fixture = try DiskFixture("create-\(round)")
+            defer { fixture.remove() }
+            let writers = try DiskProbe.runConcurrently((0..<6).map { ["store-write", fixture.url.path, "8", "p\($0)", "4"] })
+            for writer in writers {
+                #expect(writer.status == 0, "\(writer.stderr)")
+                #expect(writer.stdout.contains("done writes=8 failures=0"), "\(writer.stdout)")
+            }
+            #expect(try fixture.open().statistics.count == 48)
+        }
+    }
+
     @Test func aProcessReadsWhileAnotherWrites() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }

@@ -1,4 +1,6 @@
+import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 /// The store's tables, their migrations, and how an existing file is told apart from a store
 /// this build can use.
@@ -220,14 +222,22 @@ enum DiskCacheSchema {
         return "application id \(identifier), tables \(tables.sorted().joined(separator: ", "))"
     }
 
-    /// Applies missing migrations. Two processes creating one store may both try the first
-    /// migration; the loser's fails (its table already exists) and is fine once the winner's
-    /// migrations are all there.
-    static func migrate(_ writer: some DatabaseWriter) throws {
-        do {
-            try migrator.migrate(writer)
-        } catch {
-            guard try writer.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
+    /// Applies missing migrations. Processes creating one store at once may each try the same
+    /// migration: the migrator learns which are applied before it takes the write lock, so a
+    /// loser's fails (a table or column that already exists) and rolls back. It tries again,
+    /// for up to `patience` seconds, until the migrations are all there, whoever applied them.
+    /// Anything but such a clash or a lock (a damaged or full file) fails at once.
+    static func migrate(_ writer: some DatabaseWriter, patience: TimeInterval) throws {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, patience) * 1e9)
+        while true {
+            do {
+                return try migrator.migrate(writer)
+            } catch let error as DatabaseError {
+                if try writer.read({ try migrator.hasCompletedMigrations($0) }) { return }
+                let clash = [SQLITE_ERROR, SQLITE_BUSY, SQLITE_LOCKED].contains(error.resultCode.rawValue)
+                guard clash, DispatchTime.now().uptimeNanoseconds < deadline else { throw error }
+                Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.005))
+            }
         }
     }
 }

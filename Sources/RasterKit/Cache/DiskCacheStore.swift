@@ -37,6 +37,25 @@ final class DiskCacheStore: Sendable {
     /// ``DiskCacheSchema/Damage`` for a file that cannot be used as it is, ``DiskCacheError``
     /// for anything else (a missing directory, no permission, a lock held too long).
     static func open(at url: URL, options: DiskCacheOptions) throws -> DiskCacheStore {
+        // Two processes creating one store at once can each hold a shared lock the other's
+        // switch to WAL mode needs: SQLite then answers one of them "busy" at once, without
+        // waiting, to break the deadlock. That one opens again, for as long as it would wait
+        // for any other lock.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, options.busyTimeout) * 1e9)
+        var attempt = 0
+        while true {
+            do {
+                return try openOnce(at: url, options: options)
+            } catch let error as DiskCacheError where error.isContention && DispatchTime.now().uptimeNanoseconds < deadline {
+                attempt += 1
+                // 1, 2, 4 … up to 32 ms, with jitter so the two do not meet again.
+                let milliseconds = Double(1 << min(attempt - 1, 5)) * Double.random(in: 0.5...1.5)
+                Thread.sleep(forTimeInterval: milliseconds / 1000)
+            }
+        }
+    }
+
+    private static func openOnce(at url: URL, options: DiskCacheOptions) throws -> DiskCacheStore {
         let path = url.path
         do {
             // Inspected first through a plain SQLite connection, which changes nothing: the pool
@@ -48,7 +67,7 @@ final class DiskCacheStore: Sendable {
             // Migrations only ever get applied, so a store that had them all still has them.
             if !isMigrated {
                 do {
-                    try DiskCacheSchema.migrate(try store.pool)
+                    try DiskCacheSchema.migrate(try store.pool, patience: options.busyTimeout)
                 } catch {
                     try? store.close()
                     throw error
