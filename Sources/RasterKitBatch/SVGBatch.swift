@@ -10,7 +10,7 @@ import Foundation
 /// let summary = BatchRenderer(rasterizer: Rasterizer()).run(try batch.outputs(), into: outputDirectory)
 /// // home-24.png, home-24@2x.png, home-48.png, home-48@2x.png, …
 /// ```
-public struct SVGBatch: Sendable {
+public struct SVGBatch: Sendable, Hashable {
     /// SVG files, and folders searched for `.svg`/`.svgz` files at any depth (hidden ones skipped).
     public var inputs: [URL]
     /// Sizes in points (square).

@@ -27,12 +27,7 @@ enum SVGEarlyPlan {
             defer { started = nil }
             return started
         }
-        if let early, isSame(early.batch, batch) { return try early.plan.value.get() }
+        if let early, early.batch == batch { return try early.plan.value.get() }
         return try batch.outputs()
-    }
-
-    private static func isSame(_ a: SVGBatch, _ b: SVGBatch) -> Bool {
-        a.inputs == b.inputs && a.sizes == b.sizes && a.scales == b.scales && a.contentMode == b.contentMode
-            && a.tint == b.tint && a.allowsExternalReferences == b.allowsExternalReferences && a.post == b.post
     }
 }

@@ -66,7 +66,7 @@ extension DiskCache {
         }
         // The store itself where a link at `url` points (the link stays, to make the next store
         // there), and the companions beside it, where SQLite puts them.
-        let path = url.resolvingSymlinksInPath().path
+        let path = DiskCacheFile.resolvedPath(url.path)
         for file in [path] + DiskCacheFile.companionSuffixes.map({ path + $0 }) {
             guard unlink(file) == 0 || errno == ENOENT else {
                 throw DiskCacheError(operation: .write, resultCode: DiskCacheError.ioError,

@@ -228,15 +228,15 @@ enum DiskCacheSchema {
     /// for up to `patience` seconds, until the migrations are all there, whoever applied them.
     /// Anything but such a clash or a lock (a damaged or full file) fails at once.
     static func migrate(_ writer: some DatabaseWriter, patience: TimeInterval) throws {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, patience) * 1e9)
-        while true {
+        let isClash = { (error: any Error) in
+            (error as? DatabaseError).map { [SQLITE_ERROR, SQLITE_BUSY, SQLITE_LOCKED].contains($0.resultCode.rawValue) } ?? false
+        }
+        try DiskCacheContention.retrying(for: patience, while: isClash) {
             do {
-                return try migrator.migrate(writer)
-            } catch let error as DatabaseError {
+                try migrator.migrate(writer)
+            } catch {
                 if try writer.read({ try migrator.hasCompletedMigrations($0) }) { return }
-                let clash = [SQLITE_ERROR, SQLITE_BUSY, SQLITE_LOCKED].contains(error.resultCode.rawValue)
-                guard clash, DispatchTime.now().uptimeNanoseconds < deadline else { throw error }
-                Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.005))
+                throw error
             }
         }
     }

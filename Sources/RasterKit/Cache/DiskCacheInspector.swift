@@ -21,7 +21,7 @@ final class DiskCacheInspector {
     init(url: URL) throws {
         path = url.path
         operation = .read
-        let base = url.resolvingSymlinksInPath().path
+        let base = DiskCacheFile.resolvedPath(path)
         let hasLiveWAL = ["-wal", "-shm"].allSatisfy { FileManager.default.fileExists(atPath: base + $0) }
         // In an SQLite URI, `?`, `#` and `%` in the path must be escaped.
         var escaped = ""

@@ -41,17 +41,8 @@ final class DiskCacheStore: Sendable {
         // switch to WAL mode needs: SQLite then answers one of them "busy" at once, without
         // waiting, to break the deadlock. That one opens again, for as long as it would wait
         // for any other lock.
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, options.busyTimeout) * 1e9)
-        var attempt = 0
-        while true {
-            do {
-                return try openOnce(at: url, options: options)
-            } catch let error as DiskCacheError where error.isContention && DispatchTime.now().uptimeNanoseconds < deadline {
-                attempt += 1
-                // 1, 2, 4 … up to 32 ms, with jitter so the two do not meet again.
-                let milliseconds = Double(1 << min(attempt - 1, 5)) * Double.random(in: 0.5...1.5)
-                Thread.sleep(forTimeInterval: milliseconds / 1000)
-            }
+        try DiskCacheContention.retrying(for: options.busyTimeout, while: { ($0 as? DiskCacheError)?.isContention == true }) {
+            try openOnce(at: url, options: options)
         }
     }
 
