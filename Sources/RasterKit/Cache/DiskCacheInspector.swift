@@ -9,13 +9,19 @@ internal import GRDBSQLite
 /// neither creates them nor takes locks. (A WAL without its index is then ignored, so its last
 /// transactions may be missing from what is read: it is left for a writer to recover.)
 ///
-/// ``init(openingForWriting:)`` makes the other kind: an ordinary connection, with locks, that a
-/// store about to be opened is inspected through (see `DiskCacheStore.open`).
+/// ``init(openingForWriting:busyTimeout:)`` makes the other kind: an ordinary connection, with
+/// locks, that a store about to be opened is inspected through (see `DiskCacheStore.open`), and
+/// that then writes the few rows of a run that never needs GRDB's pool (see
+/// ``writing(pragmas:_:)``).
 final class DiskCacheInspector {
     private let connection: OpaquePointer
     private let path: String
     /// What a failure is reported as: reading a store, or opening one.
     private let operation: DiskCacheError.Operation
+    /// Whether the pragmas a writer needs were set (see ``writing(pragmas:_:)``).
+    private var isPreparedForWriting = false
+    /// Whether a transaction was committed through this connection, so a checkpoint has work.
+    private(set) var hasWritten = false
 
     /// Opens `url`, which must exist and have passed ``DiskCacheFile/examine(_:)``.
     init(url: URL) throws {
@@ -39,7 +45,8 @@ final class DiskCacheInspector {
 
     /// Opens `url` for reading and writing, creating it when missing, as the pool that follows
     /// will: its reads take the usual locks, so a store that another process is creating or
-    /// migrating is read whole, before or after. Nothing is written through it.
+    /// migrating is read whole, before or after. Nothing is written through it but what
+    /// ``writing(pragmas:_:)`` is given.
     init(openingForWriting url: URL, busyTimeout: Double) throws {
         path = url.path
         operation = .open
@@ -62,6 +69,42 @@ final class DiskCacheInspector {
     }
 
     deinit { sqlite3_close_v2(connection) }
+
+    /// Runs `body` with the connection in one write transaction (`BEGIN IMMEDIATE`, which waits
+    /// out other writers for the busy timeout), after running `pragmas` on it the first time:
+    /// the per-connection settings the pool's writer gets, such as `synchronous`. Rolls back
+    /// when `body` throws. Only for a connection made by ``init(openingForWriting:busyTimeout:)``.
+    func writing<T>(pragmas: [String], _ body: (OpaquePointer) throws -> T) throws -> T {
+        if !isPreparedForWriting {
+            for pragma in pragmas { try execute(pragma) }
+            isPreparedForWriting = true
+        }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body(connection)
+            try execute("COMMIT")
+            hasWritten = true
+            return result
+        } catch {
+            sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    /// Moves what this connection committed from the WAL into the database file, as far as
+    /// readers allow (`PASSIVE`: it waits for none).
+    func checkpoint() {
+        guard hasWritten else { return }
+        sqlite3_exec(connection, "PRAGMA wal_checkpoint(PASSIVE)", nil, nil, nil)
+    }
+
+    /// Runs one statement that returns no rows, reporting a failure as a write.
+    private func execute(_ sql: String) throws {
+        guard sqlite3_exec(connection, sql, nil, nil, nil) == SQLITE_OK else {
+            throw DiskCacheError(operation: .write, resultCode: sqlite3_extended_errcode(connection),
+                                 message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
+        }
+    }
 
     /// Throws ``DiskCacheError/notAStore(path:reason:)`` unless the database is a RasterKit
     /// store or empty; returns whether it is a store (rather than an empty database).

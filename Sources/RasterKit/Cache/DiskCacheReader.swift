@@ -1,12 +1,14 @@
 import Foundation
 internal import GRDBSQLite
 
-/// The lookup on the render path, on read-only SQLite connections of its own.
+/// The lookups of the render path, on read-only SQLite connections of its own.
 ///
-/// Everything else the store does goes through GRDB. This one query runs once per disk hit
-/// and is what decides whether a stored render is faster than a file per render, so it skips
-/// GRDB's per-access dispatch: each lookup checks a connection out of a small idle list, runs
-/// one prepared statement on it, and puts it back. A connection has one owner at a time.
+/// The entry lookup runs once per disk hit and is what decides whether a stored render is
+/// faster than a file per render, so it skips GRDB's per-access dispatch: each lookup checks a
+/// connection out of a small idle list, runs one prepared statement on it, and puts it back. A
+/// connection has one owner at a time. The other reads of a warm run (its run record, bytes kept
+/// beside entries) are made the same way, so that such a run never sets GRDB's pool up; the
+/// rest of what the store does goes through GRDB.
 final class DiskCacheReader: Sendable {
     private struct Idle {
         var connections: [DiskCacheReadConnection] = []
@@ -33,6 +35,16 @@ final class DiskCacheReader: Sendable {
         let connection = try checkOut()
         defer { checkIn(connection) }
         return try connection.entry(for: digest)
+    }
+
+    /// Runs `body` with a connection: inside ``DiskCacheThreadSnapshots/sharing(_:)`` the one the
+    /// thread keeps (reading its snapshot when one is open), else one checked out for the call.
+    /// For the other reads a warm run makes (see `DiskCacheReadConnection+Queries.swift`).
+    func withConnection<T>(_ body: (DiskCacheReadConnection) throws -> T) throws -> T {
+        if let snapshots = DiskCacheThreadSnapshots.current { return try body(snapshots.connection(of: self)) }
+        let connection = try checkOut()
+        defer { checkIn(connection) }
+        return try body(connection)
     }
 
     /// Closes the idle connections; those in use close when they are returned.
@@ -86,6 +98,8 @@ final class DiskCacheReadConnection: @unchecked Sendable {
     /// When the open snapshot was taken (monotonic nanoseconds) and the lookups it served; nil
     /// when none is open.
     private var snapshot: (started: UInt64, lookups: Int)?
+    /// The statements of ``row(_:digest:bind:read:)``, prepared on first use.
+    private var prepared: [String: OpaquePointer] = [:]
 
     init(path: String, busyTimeout: TimeInterval) throws {
         self.path = path
@@ -122,7 +136,7 @@ final class DiskCacheReadConnection: @unchecked Sendable {
 
     deinit {
         endSnapshot()
-        for statement in [lookup, begin, commit] { sqlite3_finalize(statement) }
+        for statement in [lookup, begin, commit] + Array(prepared.values) { sqlite3_finalize(statement) }
         sqlite3_close_v2(connection)
     }
 
@@ -176,9 +190,9 @@ final class DiskCacheReadConnection: @unchecked Sendable {
                     lastAccess: sqlite3_column_double(lookup, 2),
                     pixelWidth: Int(sqlite3_column_int64(lookup, 3)), pixelHeight: Int(sqlite3_column_int64(lookup, 4)),
                     scale: sqlite3_column_double(lookup, 7), capInsets: capInsets(from: 8),
-                    childrenJSON: text(column: 5),
+                    childrenJSON: Self.text(lookup, column: 5),
                     checksum: sqlite3_column_type(lookup, 12) == SQLITE_NULL ? nil : sqlite3_column_int64(lookup, 12),
-                    png: blob(column: 6), pngEncoding: text(column: 13))
+                    png: Self.blob(lookup, column: 6), pngEncoding: Self.text(lookup, column: 13))
             case SQLITE_DONE:
                 return nil
             case let status:
@@ -188,11 +202,46 @@ final class DiskCacheReadConnection: @unchecked Sendable {
         }
     }
 
-    private func text(column: Int32) -> String? {
-        guard sqlite3_column_type(lookup, column) != SQLITE_NULL, let text = sqlite3_column_text(lookup, column) else {
+    /// The row `sql` finds for `digest`, bound as `?1` (its id) and `?2` (its bytes), after
+    /// `bind` binds the rest; nil when there is none. The statement is prepared once per connection.
+    func row<T>(_ sql: String, digest: StableDigest, bind: (OpaquePointer) -> Void = { _ in },
+                read: (OpaquePointer) -> T) throws -> T? {
+        let statement = try preparedStatement(sql)
+        return try digest.withStoredBytes { digestBytes in
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            try check(sqlite3_bind_int64(statement, 1, digest.storedID), sql: sql)
+            try check(sqlite3_bind_blob(statement, 2, digestBytes.baseAddress, Int32(digestBytes.count), nil), sql: sql)
+            bind(statement)
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW:
+                return read(statement)
+            case SQLITE_DONE:
+                return nil
+            case let status:
+                try check(status, sql: sql)
+                return nil
+            }
+        }
+    }
+
+    private func preparedStatement(_ sql: String) throws -> OpaquePointer {
+        if let statement = prepared[sql] { return statement }
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil), sql: sql)
+        guard let statement else { throw DiskCacheError(operation: .read, resultCode: SQLITE_MISUSE, message: "empty statement", sql: sql, path: path) }
+        prepared[sql] = statement
+        return statement
+    }
+
+    /// Column `column` of `statement` as text, or nil when it is NULL.
+    static func text(_ statement: OpaquePointer, column: Int32) -> String? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL, let text = sqlite3_column_text(statement, column) else {
             return nil
         }
-        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(lookup, column))),
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))),
                       as: UTF8.self)
     }
 
@@ -203,9 +252,10 @@ final class DiskCacheReadConnection: @unchecked Sendable {
                           bottom: sqlite3_column_double(lookup, first + 2), right: sqlite3_column_double(lookup, first + 3))
     }
 
-    private func blob(column: Int32) -> Data {
-        let count = Int(sqlite3_column_bytes(lookup, column))
-        guard count > 0, let bytes = sqlite3_column_blob(lookup, column) else { return Data() }
+    /// Column `column` of `statement` as bytes (empty when NULL).
+    static func blob(_ statement: OpaquePointer, column: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
         return Data(bytes: bytes, count: count)
     }
 

@@ -21,16 +21,7 @@ extension DiskCacheStore {
 
     /// The bytes kept beside the entry of `digest` for `encoding`, with their checksum.
     func encodedOutput(for digest: StableDigest, encoding: String) throws -> (checksum: Int64, bytes: Data)? {
-        try reading { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT kept.checksum, kept.bytes FROM encoded_outputs AS kept JOIN entries ON entries.id = kept.entry_id
-                WHERE kept.entry_id = ? AND entries.digest = ? AND kept.encoding = ?
-                """)
-            guard let row = try Row.fetchOne(statement, arguments: [digest.storedID, digest.storedBytes, encoding]) else {
-                return nil
-            }
-            return (row[0], row[1])
-        }
+        try reader.withConnection { try $0.keptOutput(for: digest, encoding: encoding) }
     }
 
     func containsEntry(for digest: StableDigest, now: Double) throws -> Bool {

@@ -71,40 +71,11 @@ extension DiskCacheStore {
             try Self.keep(encodedOutputs, db)
             let forget = try db.cachedStatement(sql: "DELETE FROM encoded_outputs WHERE entry_id = ? AND encoding = ?")
             for name in forgottenOutputs { try forget.execute(arguments: [name.digest.storedID, name.encoding]) }
-            try Self.touch(touches, db)
+            try Self.touch(touches, on: try Self.handle(of: db, path: path), path: path)
             guard enforcingLimit else { return CommitResult() }
             let total = try Self.totalBytes(db)
             let eviction = total > byteLimit ? try Self.prune(db, toBytes: byteLimit, now: now, total: total) : PruneReport()
             return CommitResult(eviction: eviction, totalBytes: total - eviction.removedBytes)
-        }
-    }
-
-    /// Writes the batched last-access times into `access_times` (see the schema's v5), bound
-    /// through SQLite's own calls: the first warm run on a restored store touches every render
-    /// it serves, and GRDB's conversion of each row's arguments added a third to the update.
-    private static func touch(_ touches: [StableDigest: Double], _ db: Database) throws {
-        guard !touches.isEmpty else { return }
-        let touch = try db.cachedStatement(sql: """
-            INSERT INTO access_times (id, last_access) SELECT id, ?3 FROM entries WHERE id = ?1 AND digest = ?2
-            ON CONFLICT (id) DO UPDATE SET last_access = excluded.last_access WHERE excluded.last_access > last_access
-            """)
-        let statement = touch.sqliteStatement
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
-        for (digest, time) in touches {
-            let status = digest.withStoredBytes { digestBytes in
-                sqlite3_reset(statement)
-                sqlite3_bind_int64(statement, 1, digest.storedID)
-                sqlite3_bind_blob(statement, 2, digestBytes.baseAddress, 16, nil)
-                sqlite3_bind_double(statement, 3, time)
-                return sqlite3_step(statement)
-            }
-            guard status == SQLITE_DONE else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: status),
-                                    message: db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) })
-            }
         }
     }
 
@@ -171,7 +142,15 @@ extension DiskCacheStore {
     /// (the last connection a pool closes is a reader, which cannot checkpoint). Without a
     /// pool, nothing was written here, and nothing is opened to copy nothing.
     func checkpoint() {
-        _ = try? openedPool?.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        let pool: DatabasePool? = withConnectionState { state in
+            switch state {
+            case .open(let pool): return pool
+            case .deferred(let inspector): inspector.checkpoint()
+            case .closed: break
+            }
+            return nil
+        }
+        _ = try? pool?.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// Gives the pages freed by deletions back to the file system.

@@ -9,14 +9,14 @@ final class DiskCacheStore: Sendable {
     let path: String
     /// Serves the lookups renders make, off GRDB's dispatch (see ``DiskCacheReader``).
     let reader: DiskCacheReader
-    private let options: DiskCacheOptions
+    let options: DiskCacheOptions
     private let connection: SanitizerVisibleMutex<Connection>
 
     /// The GRDB pool, opened when first needed: by a write, a maintenance query or a migration.
     /// A run that only looks renders up (a warm batch) never sets one up, which is most of what
     /// opening a store cost: GRDB checks the WAL file, prepares each connection and registers
     /// functions and collations, about a millisecond, and removes observers when it closes.
-    private enum Connection {
+    enum Connection {
         /// Not opened yet. The connection the store was inspected through stays open until the
         /// pool is, so the database never has no connection in between: the last connection to
         /// close a WAL database checkpoints it and deletes its `-wal` and `-shm` files, which
@@ -102,23 +102,30 @@ final class DiskCacheStore: Sendable {
         configuration.label = "RasterKit.DiskCache"
         configuration.busyMode = .timeout(options.busyTimeout)
         configuration.maximumReaderCount = max(1, options.readerCount)
-        let maximumPageCount = options.maximumPageCount
+        let writerPragmas = Self.writerPragmas(options)
         configuration.prepareDatabase { db in
             // Lookups read pages straight from a mapping of the file instead of through a
             // read(2) per page: most of what makes small blobs faster here than in files.
             try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
             guard !db.configuration.readonly else { return }
+            for pragma in writerPragmas { try db.execute(sql: pragma) }
+        }
+        return configuration
+    }
+
+    /// The settings of every connection that writes: the pool's writer and the plain one of
+    /// ``writingPlainly(_:)``.
+    static func writerPragmas(_ options: DiskCacheOptions) -> [String] {
+        [
             // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a power cut
             // can lose the last batches (renders that are simply drawn again) but never leaves
             // a damaged file or a partial entry. FULL would make every batch wait for the disk.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            "PRAGMA synchronous = NORMAL",
             // Only takes effect on a new, empty file; lets prune and clear give pages back.
-            try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+            "PRAGMA auto_vacuum = INCREMENTAL",
             // After a checkpoint, a WAL grown by a large batch is cut back to 4 MiB.
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
-            if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
-        }
-        return configuration
+            "PRAGMA journal_size_limit = 4194304",
+        ] + (options.maximumPageCount.map { ["PRAGMA max_page_count = \($0)"] } ?? [])
     }
 
     /// How much of the file lookups read through a memory mapping.
@@ -132,6 +139,11 @@ final class DiskCacheStore: Sendable {
     /// Whether an SQLite result code (primary or extended) says the file is damaged.
     private static func isDamage(_ resultCode: Int32) -> Bool {
         [SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_FORMAT].contains(resultCode & 0xFF)
+    }
+
+    /// Runs `body` with the state of the store's connection, under its lock.
+    func withConnectionState<T: Sendable>(_ body: (inout Connection) throws -> T) rethrows -> T {
+        try connection.withLock(body)
     }
 
     /// The pool when it has been opened; nil while nothing needed it.
