@@ -88,9 +88,11 @@ test-thread: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # Benchmarks, as ratios against baselines measured in the same run (see Benchmarks/README.md).
-# The baselines need ImageMagick (`compare`) as well, and real icon sets from Debian's mirror.
+# The baselines need ImageMagick (`compare`) as well, the sqlite3 shell (to age a store as a
+# CI cache restores it), and real icon sets from Debian's mirror.
 bench: cli
 	@command -v compare >/dev/null || { echo "error: the diff benchmark compares with ImageMagick: apt-get install imagemagick"; exit 1; }
+	@command -v sqlite3 >/dev/null || { echo "error: the restored-store benchmarks age a store with the sqlite3 shell: apt-get install sqlite3"; exit 1; }
 	Scripts/fetch-icons.sh
 	cd Benchmarks && RASTERKIT_BINARY=$(CURDIR)/.build/release/rasterkit \
 	  $(SWIFT) package --allow-writing-to-package-directory benchmark --format jmh

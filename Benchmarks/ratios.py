@@ -186,6 +186,13 @@ def fresh_checks(results):
          "{:.2f}×", lambda v: v <= 1.5, "≤ 1.5× (the speed of a copy)")
         for subject in subjects
     ]
+    checks += [
+        (16, f"{subject}: cold ÷ warm with the store restored an hour later, into a new folder",
+         lambda r, s=subject: ratio(wall_ns(r, f"{s}: cold (new folder, new store)"),
+                                    wall_ns(r, f"{s}: store restored an hour later, new folder")),
+         "{:.1f}×", lambda v: v >= 10, "≥ 10×")
+        for subject in subjects if find(results, f"{subject}: store restored an hour later, new folder") is not None
+    ]
     checks.append((16, "showcase png in memory: cold ÷ warm store into a new checkout and a new folder",
                    lambda r: ratio(wall_ns(r, "fresh showcase png in memory: cold (new folder, new store)"),
                                    wall_ns(r, "new checkout, showcase png in memory: warm store, new folder")),
