@@ -121,7 +121,9 @@ enum DiskCacheChildren {
     static func decode(_ text: String?) -> [ComponentVersion]? {
         guard let text else { return [] }
         if let known = memo.withLock({ $0[text] }) { return known }
-        guard let decoded = try? JSONDecoder().decode([ComponentVersion].self, from: Data(text.utf8)) else { return nil }
+        guard let decoded = parse(text) ?? (try? JSONDecoder().decode([ComponentVersion].self, from: Data(text.utf8))) else {
+            return nil
+        }
         memo.withLock { memo in
             if memo.count >= memoLimit { memo.removeAll(keepingCapacity: true) }
             memo[text] = decoded
