@@ -291,3 +291,17 @@ struct StoredRunRecord: Equatable {
         self.outputs = outputs
     }
 }
+
+extension ManifestRun {
+    /// Works out what every run's identity needs once per process: the program's build, the
+    /// versions of the libraries it draws with (loading them), the key of an empty SVG. The
+    /// `render` command has this done on another thread as soon as its line is read, while that
+    /// one builds its option types; the run finds it made, or waits for it (each part is made
+    /// once, by whichever thread asks first).
+    package static func prepareIdentity() {
+        _ = BuildIdentity.current
+        _ = ManifestRunRecord.emptySVGKey
+        _ = RenderEnvironment.libraryVersions()
+        _ = WebPBatchEncoder.libraryVersion
+    }
+}

@@ -1,4 +1,7 @@
 import ArgumentParser
+import Dispatch
+import RasterKit
+import RasterKitBatch
 
 extension RenderCommand {
     /// The command `arguments` (after `render`) describe, read without ArgumentParser, as
@@ -32,6 +35,12 @@ extension RenderCommand {
             guard isRead else { return nil }
         }
         guard let manifest, let out else { return nil }
+        // What the run's identity needs, made while ArgumentParser's option types are built
+        // below (about a millisecond each); `run()` then finds it made.
+        DispatchQueue.global(qos: .userInitiated).async {
+            ManifestRun.prepareIdentity()
+            _ = Processors.available
+        }
         self.init()
         self.manifest = manifest
         self.out = out

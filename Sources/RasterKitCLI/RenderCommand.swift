@@ -84,7 +84,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let shard = try sharding.resolved(environment: ProcessInfo.processInfo.environment)
+        let shard = try sharding.resolved()
         let directory = URL(fileURLWithPath: out)
         var run = ManifestRun(manifest: URL(fileURLWithPath: manifest), outputDirectory: directory, format: format?.format,
                               shard: shard, loadingLimits: limits.manifestLoadingLimits,
