@@ -141,6 +141,9 @@ public final class BatchRenderer: Sendable {
             }
         }
         finished.wait()
+        // The store's writes (a warm run's last uses) go on while the index is saved and the
+        // folder published; whoever flushes the cache waits for what is left.
+        rasterizer?.cache.startWritingToDisk()
         prefetch?.finish()
         var warnings: [String] = []
         if let failure = started.failure {

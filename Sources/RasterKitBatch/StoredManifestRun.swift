@@ -91,12 +91,14 @@ public struct StoredManifestRun: Sendable {
     /// it). Returns nil when the store no longer holds some image's bytes (evicted, or failing
     /// its checksum): the outputs written so far are correct, and the caller prepares and renders
     /// the run as usual, which draws what is missing. A file that cannot be written is a failure
-    /// in the summary, as in a render.
+    /// in the summary, as in a render. The store's pending writes (the last use of each image
+    /// served) are flushed before it returns.
     ///
     /// An output folder that does not exist yet is built beside it under a hidden name and moved
     /// into place whole (`StagedFolder`): it appears with every file in it or not at all.
     public func write(jobs: Int = Processors.available,
                       progress: (@Sendable (BatchProgress) -> Void)? = nil) -> ManifestRunResult? {
+        defer { try? store?.flush() }
         let directory = run.outputDirectory
         var written: WrittenRun?
         if let staged = StagedFolder.make(for: directory.path) {
@@ -195,7 +197,9 @@ public struct StoredManifestRun: Sendable {
             }
         }
         finished.wait()
-        try? store?.flush()
+        // The last uses of what was served are written while the index is saved and the folder
+        // published; `write` flushes before it returns.
+        store?.startWriting()
         guard started.started > 0, !missing.load(ordering: .relaxed) else { return nil }
         try? index.save()
         var summary = tally.summary()

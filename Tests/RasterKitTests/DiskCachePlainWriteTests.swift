@@ -62,6 +62,27 @@ import Testing
         #expect(try Self.values(copy, "SELECT count(*) FROM access_times") == [3])
     }
 
+    /// `startWriting` writes what is queued without waiting for the batch interval (a minute in
+    /// this fixture) or for a flush, and returns before it is written.
+    @Test func startWritingWritesWithoutAFlush() async throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let keys = try Self.storeRenders(fixture, count: 4)
+        fixture.clock.advance(by: 120)
+        let disk = try fixture.open()
+        for key in keys { #expect(disk.image(for: key) != nil) }
+        disk.startWriting()
+        var written: [Double] = []
+        for _ in 0..<200 {
+            written = try Self.values(fixture.url, "SELECT count(*) FROM access_times")
+            if written == [4] { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(written == [4])
+        try disk.close()
+        disk.startWriting()
+    }
+
     /// A store over its byte limit is pruned by a warm run's first batch, as before: the touches
     /// then go through the full commit, which opens the pool.
     @Test func aStoreOverItsLimitIsStillPrunedByAWarmRun() throws {

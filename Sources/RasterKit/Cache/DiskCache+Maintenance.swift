@@ -11,6 +11,16 @@ extension DiskCache {
         try writer.flush()
     }
 
+    /// Starts writing every render and last use handed to the cache so far, on the cache's
+    /// writer, and returns at once; a later ``flush()`` waits for what is left. A batch calls it
+    /// as soon as its workers finish, so that these writes (on a warm run, the last use of every
+    /// render it served) overlap saving its index and publishing its folder instead of following
+    /// them.
+    public func startWriting() {
+        guard (try? checkOpen(.write)) != nil else { return }
+        writer.startDraining()
+    }
+
     /// Writes everything pending and closes the database. Lookups then miss, stores are
     /// dropped, and the other methods throw. Called by deinit; closing twice does nothing.
     public func close() throws {

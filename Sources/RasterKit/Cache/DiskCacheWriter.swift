@@ -194,6 +194,11 @@ final class DiskCacheWriter: Sendable {
         if let failure { throw failure }
     }
 
+    /// Starts writing everything queued so far on the writer queue, and returns at once.
+    func startDraining() {
+        queue.async { self.drain() }
+    }
+
     /// Runs `body` on the writer queue, after everything queued has been written, so that no
     /// batch interleaves with it. The store's size is counted again afterwards.
     func exclusively<T>(_ body: () throws -> T) rethrows -> T {

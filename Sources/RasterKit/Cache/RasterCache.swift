@@ -73,6 +73,12 @@ public final class RasterCache: Sendable {
         try disk?.flush()
     }
 
+    /// Starts writing every render pending for the disk store, and returns at once (see
+    /// ``DiskCache/startWriting()``); ``flush()`` waits for it. Does nothing without a disk store.
+    public func startWritingToDisk() {
+        disk?.startWriting()
+    }
+
     /// The stored render for `key`, promoted to memory unless `promoting` is false, or nil when
     /// the disk has none.
     func diskHit(for key: CacheKey, promoting: Bool = true) -> DiskCacheHit? {
