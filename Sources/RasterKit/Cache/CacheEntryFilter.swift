@@ -75,13 +75,9 @@ public enum CacheRemovalError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 extension StableDigest {
-    /// Parses exactly 32 hexadecimal digits (either case), or throws ``CacheRemovalError/invalidDigest(_:)``:
-    /// unlike `init?(hex:)`, no sign or other character gets through.
+    /// Parses exactly 32 hexadecimal digits (either case), or throws ``CacheRemovalError/invalidDigest(_:)``.
     static func parsing(_ text: String) throws -> StableDigest {
-        guard text.utf8.count == 32, text.utf8.allSatisfy({ byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-        }), let digest = StableDigest(hex: text) else { throw CacheRemovalError.invalidDigest(text) }
+        guard let digest = StableDigest(hex: text) else { throw CacheRemovalError.invalidDigest(text) }
         return digest
     }
 }

@@ -109,21 +109,13 @@ private struct ChildrenParser {
         guard index + 4 <= bytes.count else { return nil }
         var value: UInt16 = 0
         for _ in 0..<4 {
-            guard let digit = Self.hexDigit(bytes[index]) else { return nil }
+            guard let digit = HexDigits.value(of: bytes[index]) else { return nil }
             value = value << 4 | UInt16(digit)
             index += 1
         }
         return value
     }
 
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     /// An integer without fraction or exponent that fits in `Int`.
     private mutating func integer() -> Int? {

@@ -33,7 +33,7 @@ public struct Color: Hashable, Sendable, Codable, CustomStringConvertible {
         let digits = Array(hex.utf8.dropFirst())
         var values: [UInt8] = []
         for byte in digits {
-            guard let value = Color.hexValue(of: byte) else {
+            guard let value = HexDigits.value(of: byte) else {
                 throw ColorError(input: hex, reason: "contains a character that is not a hexadecimal digit")
             }
             values.append(value)
@@ -53,14 +53,6 @@ public struct Color: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    private static func hexValue(of byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     /// The same colour with a different alpha.
     public func withAlpha(_ alpha: Double) -> Color {

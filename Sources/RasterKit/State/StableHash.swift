@@ -24,13 +24,7 @@ public struct StableDigest: Hashable, Sendable, Comparable, CustomStringConverti
             guard bytes.count == 32 else { return nil }
             var values: (UInt64, UInt64) = (0, 0)
             for (index, byte) in bytes.enumerated() {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
+                guard let digit = HexDigits.value(of: byte) else { return nil }
                 if index < 16 { values.0 = values.0 << 4 | UInt64(digit) } else { values.1 = values.1 << 4 | UInt64(digit) }
             }
             return values
