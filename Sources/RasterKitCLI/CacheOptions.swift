@@ -25,9 +25,8 @@ struct CacheOptions: ParsableArguments {
                                valueName: "seconds"))
     var remoteTimeout: Double = 1
 
-    /// `RASTERKIT_REMOTE_CACHE`, read with `getenv`: `ProcessInfo.environment` copies the whole
-    /// environment into a dictionary, a fifth of a millisecond of a warm run.
-    static var remoteCacheVariable: String? { getenv("RASTERKIT_REMOTE_CACHE").map { String(cString: $0) } }
+    /// `RASTERKIT_REMOTE_CACHE`.
+    static var remoteCacheVariable: String? { EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE") }
 
     /// Seconds a run waits at its end for its uploads to the remote cache.
     static let uploadWaitLimit: Double = 30

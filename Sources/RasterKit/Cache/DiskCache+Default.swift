@@ -6,9 +6,7 @@ extension DiskCache {
     /// `~/.cache/rasterkit/renders.sqlite` when `XDG_CACHE_HOME` is unset or not an absolute path
     /// (as the XDG base directory spec says).
     public static var defaultURL: URL {
-        // Each variable alone: Foundation's `environment` copies every variable into a
-        // dictionary, a tenth of a millisecond a warm run asked for several times.
-        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+        let environment = EnvironmentVariable.value
         if let path = environment("RASTERKIT_CACHE"), !path.isEmpty { return URL(fileURLWithPath: path) }
         let base: URL
         if let cacheHome = environment("XDG_CACHE_HOME"), cacheHome.hasPrefix("/") {

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import GRDBSQLite
 
 /// Why the disk store could not do something, with SQLite's result code and message, the
 /// statement when one was running, and the store's path.
@@ -83,6 +84,12 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
                        message: "\(path) is not a RasterKit store (\(reason)); it was left untouched. "
                            + "Give another path, or delete the file yourself if it is not needed",
                        path: path, refusal: .notAStore)
+    }
+
+    /// The last failure on the SQLite `connection`: its extended result code and message.
+    static func lastFailure(of connection: OpaquePointer, operation: Operation, sql: String?, path: String) -> DiskCacheError {
+        DiskCacheError(operation: operation, resultCode: sqlite3_extended_errcode(connection),
+                       message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
     }
 
     static func closed(path: String, operation: Operation) -> DiskCacheError {

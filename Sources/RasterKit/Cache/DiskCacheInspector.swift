@@ -101,8 +101,7 @@ final class DiskCacheInspector {
     /// Runs one statement that returns no rows, reporting a failure as a write.
     private func execute(_ sql: String) throws {
         guard sqlite3_exec(connection, sql, nil, nil, nil) == SQLITE_OK else {
-            throw DiskCacheError(operation: .write, resultCode: sqlite3_extended_errcode(connection),
-                                 message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
+            throw DiskCacheError.lastFailure(of: connection, operation: .write, sql: sql, path: path)
         }
     }
 
@@ -179,7 +178,6 @@ final class DiskCacheInspector {
     }
 
     private func failure(_ sql: String) -> DiskCacheError {
-        DiskCacheError(operation: operation, resultCode: sqlite3_extended_errcode(connection),
-                       message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
+        .lastFailure(of: connection, operation: operation, sql: sql, path: path)
     }
 }

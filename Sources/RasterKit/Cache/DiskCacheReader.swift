@@ -122,8 +122,7 @@ final class DiskCacheReadConnection: @unchecked Sendable {
             status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statements[index], nil)
         }
         guard status == SQLITE_OK, let lookup = statements[0], let begin = statements[1], let commit = statements[2] else {
-            let error = DiskCacheError(operation: .read, resultCode: sqlite3_extended_errcode(handle),
-                                       message: String(cString: sqlite3_errmsg(handle)), sql: failedSQL, path: path)
+            let error = DiskCacheError.lastFailure(of: handle, operation: .read, sql: failedSQL, path: path)
             for statement in statements { sqlite3_finalize(statement) }
             sqlite3_close_v2(handle)
             throw error
@@ -231,7 +230,9 @@ final class DiskCacheReadConnection: @unchecked Sendable {
         if let statement = prepared[sql] { return statement }
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil), sql: sql)
-        guard let statement else { throw DiskCacheError(operation: .read, resultCode: SQLITE_MISUSE, message: "empty statement", sql: sql, path: path) }
+        guard let statement else {
+            throw DiskCacheError(operation: .read, resultCode: SQLITE_MISUSE, message: "empty statement", sql: sql, path: path)
+        }
         prepared[sql] = statement
         return statement
     }
@@ -262,7 +263,6 @@ final class DiskCacheReadConnection: @unchecked Sendable {
     /// Turns a failing status into ``DiskCacheError`` at once, with SQLite's message.
     private func check(_ status: Int32, sql: String = DiskCacheReadConnection.lookupSQL) throws {
         guard status != SQLITE_OK, status != SQLITE_ROW, status != SQLITE_DONE else { return }
-        throw DiskCacheError(operation: .read, resultCode: sqlite3_extended_errcode(connection),
-                             message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
+        throw DiskCacheError.lastFailure(of: connection, operation: .read, sql: sql, path: path)
     }
 }

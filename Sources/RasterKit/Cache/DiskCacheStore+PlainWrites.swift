@@ -121,7 +121,6 @@ extension DiskCacheStore {
     }
 
     private static func failure(_ sql: String, on connection: OpaquePointer, path: String) -> DiskCacheError {
-        DiskCacheError(operation: .write, resultCode: sqlite3_extended_errcode(connection),
-                       message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
+        .lastFailure(of: connection, operation: .write, sql: sql, path: path)
     }
 }

@@ -140,7 +140,8 @@ extension DiskCacheStore {
     /// Copies committed pages from the WAL into the database file without waiting for readers:
     /// lookups read them through the file's mapping, and the next open has little to replay
     /// (the last connection a pool closes is a reader, which cannot checkpoint). Without a
-    /// pool, nothing was written here, and nothing is opened to copy nothing.
+    /// pool, the inspecting connection checkpoints what it wrote (`writingPlainly`), if
+    /// anything; no pool is opened to copy nothing.
     func checkpoint() {
         let pool: DatabasePool? = withConnectionState { state in
             switch state {
