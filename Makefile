@@ -8,12 +8,13 @@ OUT ?= out/demo
 # tests compare against it), nginx (the remote cache tests start one with WebDAV on a
 # loopback port; its own service is never started or used), wrk (the `rasterkit serve` load
 # benchmark, which also starts an nginx of its own), poppler-utils (the PDF output tests read
-# documents back with pdftocairo, pdffonts and pdfinfo) and aapt (Android's packager: the
-# nine-patch tests have it compile every .9.png).
+# documents back with pdftocairo, pdffonts and pdfinfo), aapt (Android's packager: the
+# nine-patch tests have it compile every .9.png) and faketime (the key tests run a process on
+# dates either side of a daylight-saving switch).
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
-                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt
+                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt faketime
 
-.PHONY: all deps build cli demo test test-snapshot-trait test-thread docs bench bench-serve fuzz fuzz-build clean
+.PHONY: all deps build cli demo test test-snapshot-trait test-static-keys test-thread docs bench bench-serve fuzz fuzz-build clean
 
 all: build
 
@@ -63,7 +64,15 @@ test: deps
 	$(SWIFT) test --skip-build --filter PluginExampleTests
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory test-snapshot-trait
+	$(MAKE) --no-print-directory test-static-keys
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
+# Cache keys must not depend on how a binary is linked: the probe built with the Swift runtime
+# linked statically (as `make cli` builds rasterkit and servers are deployed) must print the
+# committed digests the Swift tests check the dynamically linked one against.
+test-static-keys: deps
+	$(SWIFT) build --product RasterKitProbe --static-swift-stdlib --scratch-path .build-static
+	python3 Scripts/check-known-digests.py .build-static/debug/RasterKitProbe Tests/RasterKitTests/Fixtures/known-digests.json
 
 # RasterKitSnapshotTesting's tests: a nested package that depends on RasterKit with the
 # SnapshotTesting trait on (the root package builds nothing of swift-snapshot-testing).

@@ -61,7 +61,7 @@ public struct BatchOutput: Sendable {
         self.source = source
         self.group = group
         self.encoder = encoder
-        let renderKey: @Sendable () throws -> CacheKey = { CacheKey.make(for: try component(), size: size, scale: scale) }
+        let renderKey: @Sendable () throws -> CacheKey = { try CacheKey.make(for: try component(), size: size, scale: scale) }
         self.renderKey = renderKey
         fingerprint = { Self.fingerprint(try renderKey(), encoding: encoder.identifier) }
         encode = { try encoder.encode($0) }
@@ -77,7 +77,7 @@ public struct BatchOutput: Sendable {
         self.path = path
         self.source = source
         self.group = group
-        let renderKey: @Sendable () throws -> CacheKey = { CacheKey.make(for: try component(), size: size, scale: 1) }
+        let renderKey: @Sendable () throws -> CacheKey = { try CacheKey.make(for: try component(), size: size, scale: 1) }
         self.renderKey = renderKey
         let encoding = Self.vectorEncoding(format)
         vectorEncoding = encoding
@@ -119,7 +119,7 @@ public struct BatchOutput: Sendable {
     /// A fingerprint for a render encoded by ``png``: its cache key and the encoder's identity.
     ///
     /// ```swift
-    /// fingerprint: { BatchOutput.pngFingerprint(rasterizer.cacheKey(for: badge, size: size, scale: 2)) }
+    /// fingerprint: { BatchOutput.pngFingerprint(try rasterizer.cacheKey(for: badge, size: size, scale: 2)) }
     /// ```
     public static func pngFingerprint(_ key: CacheKey) -> String { fingerprint(key, encoding: PNGBatchEncoder().identifier) }
 

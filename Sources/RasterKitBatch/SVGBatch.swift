@@ -185,7 +185,11 @@ public struct SVGBatch: Sendable, Hashable {
                                post: [PostStep] = []) -> String {
         let empty = SVGImage(SVGDocument(unvalidatedData: Data(), externalReferences: .blocked, source: nil),
                              contentMode: contentMode, tint: tint)
-        return BatchOutput.pngFingerprint(CacheKey.make(for: withPost(empty, post), size: Size(size), scale: scale))
+        // An SVG image and the built-in processors hold plain values only, which are always keyed.
+        guard let key = try? CacheKey.make(for: withPost(empty, post), size: Size(size), scale: scale) else {
+            preconditionFailure("an SVG image's key was refused")
+        }
+        return BatchOutput.pngFingerprint(key)
     }
 
     /// `image`, run through `post` when there are steps.

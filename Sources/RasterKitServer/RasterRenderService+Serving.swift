@@ -19,7 +19,11 @@ extension RasterRenderService {
         } else {
             let made = try render.makeComponent()
             component = made
-            resolved = RenderIdentity(made, size: size, scale: query.scale, rasterizer: rasterizer)
+            do {
+                resolved = try RenderIdentity(made, size: size, scale: query.scale, rasterizer: rasterizer)
+            } catch {
+                throw RequestError(.internalServerError, "the component cannot be keyed: \(error)")
+            }
             render.catalog.identities.store(resolved, for: render.memoKey)
         }
         let identity = resolved.identity

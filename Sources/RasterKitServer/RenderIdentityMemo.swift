@@ -11,8 +11,9 @@ struct RenderIdentity: Sendable {
     let identity: String
     let stretches: Bool
 
-    init<Component: Rasterizable>(_ component: Component, size: Size, scale: Double, rasterizer: Rasterizer) {
-        let key = rasterizer.cacheKey(for: component, size: size, scale: scale)
+    /// Throws ``StateKeyError`` for a component whose state cannot be keyed.
+    init<Component: Rasterizable>(_ component: Component, size: Size, scale: Double, rasterizer: Rasterizer) throws(StateKeyError) {
+        let key = try rasterizer.cacheKey(for: component, size: size, scale: scale)
         // A nine-slice component's key leaves out the size (one render serves every size); its
         // responses are stretched, so their tag names the size as well.
         stretches = component.capInsets != nil && component.usesMinimumFrameForCaps

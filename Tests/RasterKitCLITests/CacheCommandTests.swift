@@ -36,7 +36,7 @@ struct CachedDot: Rasterizable {
             let tile = CachedTile(number: number)
             let image = try rasterizer.image(for: tile, size: Size(width: 8, height: 8))
             if number < shortLived {
-                disk.store(image, for: rasterizer.cacheKey(for: tile, size: Size(width: 8, height: 8)), lifetime: 0.001)
+                disk.store(image, for: rasterizer.key(for: tile, size: Size(width: 8, height: 8)), lifetime: 0.001)
             }
         }
         for number in 0..<2 { _ = try rasterizer.image(for: CachedDot(number: number), size: Size(width: 8, height: 8)) }

@@ -47,7 +47,7 @@ enum ProbeSamples {
         func draw(in canvas: Canvas, size: Size) throws {}
     }
 
-    static func keys() -> [(String, CacheKey)] {
+    static func keys() throws -> [(String, CacheKey)] {
         let rasterizer = Rasterizer()
         let cycle = Node(name: "a")
         cycle.next = Node(name: "b", next: cycle)
@@ -60,12 +60,12 @@ enum ProbeSamples {
             blob: Data([0, 1, 2, 255]), id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
             color: Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.8))
         return [
-            ("chip", rasterizer.cacheKey(for: chip, size: Size(width: 120, height: 32), scale: 2)),
-            ("chip-badge-count", rasterizer.cacheKey(for: { var c = chip; c.badge = .count(3); return c }(),
+            ("chip", try rasterizer.cacheKey(for: chip, size: Size(width: 120, height: 32), scale: 2)),
+            ("chip-badge-count", try rasterizer.cacheKey(for: { var c = chip; c.badge = .count(3); return c }(),
                                                      size: Size(width: 120, height: 32), scale: 2)),
-            ("chip-1x", rasterizer.cacheKey(for: chip, size: Size(width: 120, height: 32), scale: 1)),
-            ("collections", rasterizer.cacheKey(for: collections, size: Size(width: 10, height: 10), scale: 3)),
-            ("panel-any-size", rasterizer.cacheKey(for: Panel(style: 1), size: Size(width: 300, height: 200), scale: 2)),
+            ("chip-1x", try rasterizer.cacheKey(for: chip, size: Size(width: 120, height: 32), scale: 1)),
+            ("collections", try rasterizer.cacheKey(for: collections, size: Size(width: 10, height: 10), scale: 3)),
+            ("panel-any-size", try rasterizer.cacheKey(for: Panel(style: 1), size: Size(width: 300, height: 200), scale: 2)),
         ]
     }
 }

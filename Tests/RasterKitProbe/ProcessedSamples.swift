@@ -10,7 +10,7 @@ enum ProcessedSamples {
         func process(_ image: RasterImage) throws -> RasterImage { image }
     }
 
-    static func keys() -> [(String, CacheKey)] {
+    static func keys() throws -> [(String, CacheKey)] {
         let rasterizer = Rasterizer()
         let chip = ProbeSamples.Chip(title: "Déjà vu", count: 42, enabled: true, badge: .count(3),
                                      tint: ProbeSamples.Tint(red: 0.1, green: 0.2, blue: 0.3, alpha: 1), subtitle: "s")
@@ -27,10 +27,10 @@ enum ProcessedSamples {
         let tinted = ProbeSamples.Panel(style: 2).processed(RasterProcessors.Tint(color: .red))
         let fallback = ProbeSamples.Panel(style: 1).fallback(chip)
         return [
-            ("processed-rounded", rasterizer.cacheKey(for: rounded, size: size, scale: 2)),
-            ("processed-chain", rasterizer.cacheKey(for: chain, size: size, scale: 2)),
-            ("processed-ninesliced", rasterizer.cacheKey(for: tinted, size: size, scale: 3)),
-            ("fallback", rasterizer.cacheKey(for: fallback, size: size, scale: 1)),
+            ("processed-rounded", try rasterizer.cacheKey(for: rounded, size: size, scale: 2)),
+            ("processed-chain", try rasterizer.cacheKey(for: chain, size: size, scale: 2)),
+            ("processed-ninesliced", try rasterizer.cacheKey(for: tinted, size: size, scale: 3)),
+            ("fallback", try rasterizer.cacheKey(for: fallback, size: size, scale: 1)),
         ]
     }
 }

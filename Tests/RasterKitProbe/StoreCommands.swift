@@ -102,7 +102,7 @@ enum StoreCommands {
         let disk = try DiskCache(at: URL(fileURLWithPath: arguments[0]))
         let rasterizer = Rasterizer()
         for index in 0..<count {
-            disk.store(image, for: rasterizer.cacheKey(for: StoreSample(label: "\(arguments[2])-\(index)"), size: size, scale: 2))
+            disk.store(image, for: try rasterizer.cacheKey(for: StoreSample(label: "\(arguments[2])-\(index)"), size: size, scale: 2))
             if (index + 1) % every == 0 || index + 1 == count {
                 try disk.flush()
                 FileHandle.standardOutput.write(Data("committed \(index + 1)\n".utf8))
@@ -135,7 +135,7 @@ enum StoreCommands {
         let rasterizer = Rasterizer()
         var present = 0, missing = 0, undecodable = 0
         for index in 0..<count {
-            let key = rasterizer.cacheKey(for: StoreSample(label: "\(arguments[2])-\(index)"), size: size, scale: 2)
+            let key = try rasterizer.cacheKey(for: StoreSample(label: "\(arguments[2])-\(index)"), size: size, scale: 2)
             guard let data = disk.pngData(for: key) else { missing += 1; continue }
             if (try? RasterImage(pngData: data)) == nil { undecodable += 1 } else { present += 1 }
         }

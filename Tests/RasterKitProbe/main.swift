@@ -7,9 +7,10 @@ import RasterKit
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digests":
-    for (name, key) in ProbeSamples.keys() { print(name, key.digest) }
+    for (name, key) in try ProbeSamples.keys() + ValueSamples.keys() { print(name, key.digest) }
+    if ProcessInfo.processInfo.environment["PROBE_NAMES"] != nil { for (name, key) in try ValueSamples.keys() { print(name, key.typeName) } }
 case "processed-digests":
-    for (name, key) in ProcessedSamples.keys() { print(name, key.digest) }
+    for (name, key) in try ProcessedSamples.keys() { print(name, key.digest) }
 case "store-write", "store-render", "store-verify", "store-flood", "store-remove", "store-default":
     exit(StoreCommands.run(arguments))
 default:

@@ -20,7 +20,9 @@ import Testing
         #expect(revalidated.status == 304)
         #expect(revalidated.body.isEmpty)
         #expect(revalidated.header("ETag") == coldTag)
-        #expect(otherKey.service.rasterizer.statistics == .init())
+        var untouched = otherKey.service.rasterizer.statistics
+        untouched.mirrorFallbacks = 0  // counted for the whole process, which other tests share
+        #expect(untouched == .init())
         // A list with a weak prefix still matches; another tag does not.
         let weak = try await server.request(path, headers: [("If-None-Match", "\"nope\", W/\(tag)")])
         #expect(weak.status == 304)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 
 @Suite struct AsyncRenderingTests {
@@ -50,7 +51,7 @@ import Testing
         urgentGate.open()
         _ = try await running.value
         #expect(await eventually { prefetchDraws.count == 1 })
-        let key = rasterizer.cacheKey(for: Counted(label: "later", draws: prefetchDraws), size: Size(8))
+        let key = rasterizer.key(for: Counted(label: "later", draws: prefetchDraws), size: Size(8))
         #expect(await eventually { rasterizer.cache.memory.contains(key) })
     }
 
@@ -94,7 +95,7 @@ import Testing
         let component = Counted(label: "moved", draws: draws)
         let waiters = (0..<3).map { _ in Task { try await rasterizer.image(for: component, size: Size(8), priority: .urgent) } }
         #expect(await eventually { rasterizer.statistics.misses == 4 })
-        rasterizer.deprioritize(rasterizer.cacheKey(for: component, size: Size(8)))
+        rasterizer.deprioritize(rasterizer.key(for: component, size: Size(8)))
         blocker.open()
         _ = try await blocking.value
         for waiter in waiters { _ = try await waiter.value }
@@ -144,7 +145,7 @@ import Testing
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         gate.open()
-        let key = rasterizer.cacheKey(for: component, size: Size(8))
+        let key = rasterizer.key(for: component, size: Size(8))
         try await Task.sleep(for: .milliseconds(50))
         #expect(!rasterizer.cache.memory.contains(key))
         // The next request draws again.
@@ -156,6 +157,7 @@ import Testing
         struct Row: Rasterizable {
             let children: Counter
             let gate: Gate
+            static var stateKeyPaths: [PartialKeyPath<Row> & Sendable] { [] }
             func draw(in canvas: Canvas, size: Size) throws {
                 for index in 0..<20 {
                     if index == 1 { gate.pass() }

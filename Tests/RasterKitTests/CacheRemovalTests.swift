@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// A second component type, so removal by type has something to leave alone.
 struct OtherInked: Rasterizable {
@@ -22,13 +23,13 @@ struct OtherInked: Rasterizable {
         let draws = Counter()
         let badge = Inked(label: "a", ink: Ink(), draws: draws)
         let kept = Inked(label: "b", ink: Ink(), draws: draws)
-        let key = rasterizer.cacheKey(for: badge, size: size)
+        let key = rasterizer.key(for: badge, size: size)
         _ = try rasterizer.image(for: badge, size: size)
         _ = try rasterizer.image(for: kept, size: size)
         try rasterizer.cache.flush()
         #expect(try rasterizer.cache.remove(key))
         #expect(!rasterizer.cache.memory.contains(key) && rasterizer.cache.disk?.contains(key) == false)
-        #expect(rasterizer.cache.memory.contains(rasterizer.cacheKey(for: kept, size: size)))
+        #expect(rasterizer.cache.memory.contains(rasterizer.key(for: kept, size: size)))
         #expect(try rasterizer.render(badge, size: size).origin == .drawn)
         #expect(try rasterizer.render(kept, size: size).origin == .memory)
         #expect(draws.count == 3)
@@ -43,7 +44,7 @@ struct OtherInked: Rasterizable {
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         let badge = Inked(label: "pending", ink: Ink(), draws: Counter())
-        let key = rasterizer.cacheKey(for: badge, size: size)
+        let key = rasterizer.key(for: badge, size: size)
         _ = try rasterizer.image(for: badge, size: size)
         #expect(disk.contains(key))  // waiting in the writer
         #expect(try disk.remove(key))
@@ -59,7 +60,7 @@ struct OtherInked: Rasterizable {
         for label in ["a", "b", "c"] { _ = try rasterizer.image(for: Inked(label: label, ink: Ink(), draws: Counter()), size: size) }
         for label in ["x", "y"] { _ = try rasterizer.image(for: OtherInked(label: label), size: size) }
         try rasterizer.cache.flush()
-        let typeName = rasterizer.cacheKey(for: Inked(label: "a", ink: Ink(), draws: Counter()), size: size).typeName
+        let typeName = rasterizer.key(for: Inked(label: "a", ink: Ink(), draws: Counter()), size: size).typeName
         let report = try rasterizer.cache.removeAll(where: .typeName(typeName))
         #expect(report.memory == 3 && report.disk == 3)
         #expect(rasterizer.cache.memory.statistics.count == 2)
@@ -86,9 +87,9 @@ struct OtherInked: Rasterizable {
 
         let report = try cache.removeAll(where: .olderThan(1_800))
         #expect(report.memory == 1 && report.disk == 1)
-        let youngKey = rasterizer.cacheKey(for: young, size: size)
+        let youngKey = rasterizer.key(for: young, size: size)
         #expect(memory.entries.map(\.key) == [youngKey])
-        #expect(cache.disk?.contains(rasterizer.cacheKey(for: old, size: size)) == false && cache.disk?.contains(youngKey) == true)
+        #expect(cache.disk?.contains(rasterizer.key(for: old, size: size)) == false && cache.disk?.contains(youngKey) == true)
         // Nothing is older than two hours now; everything is older than zero seconds.
         #expect(try cache.removeAll(where: .olderThan(7_200)) == RasterCache.RemovalReport())
         let everything = try cache.removeAll(where: .olderThan(0))
@@ -126,7 +127,7 @@ struct OtherInked: Rasterizable {
         let draws = Counter()
         let badge = Inked(label: "shared", ink: Ink(), draws: draws)
         let other = Inked(label: "other", ink: Ink(), draws: draws)
-        let key = writer.cacheKey(for: badge, size: size)
+        let key = writer.key(for: badge, size: size)
         _ = try writer.image(for: badge, size: size)
         _ = try writer.image(for: other, size: size)
         try disk.flush()
@@ -134,7 +135,7 @@ struct OtherInked: Rasterizable {
         let run = try DiskProbe.run(["store-remove", fixture.url.path, key.digest])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.values["removed"] == 1)
-        #expect(!disk.contains(key) && disk.contains(writer.cacheKey(for: other, size: size)))
+        #expect(!disk.contains(key) && disk.contains(writer.key(for: other, size: size)))
         // Memory is this process's own: it still serves the image until removed here too.
         #expect(try writer.render(badge, size: size).origin == .memory)
         let fresh = Rasterizer(cache: RasterCache(disk: disk))

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// Last accesses are kept beside the entries (schema v5): a touch writes a 16-byte row instead
 /// of rewriting the entry with its PNG, and everything that reads an entry's last access sees
@@ -17,7 +18,7 @@ import Testing
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let disk = try fixture.open()
-        let key = Rasterizer().cacheKey(for: Counted(label: "beside", draws: Counter()), size: Size(4))
+        let key = Rasterizer().key(for: Counted(label: "beside", draws: Counter()), size: Size(4))
         disk.store(try TestSupport.solidImage(.red), for: key)
         try disk.flush()
         let created = fixture.clock.now
@@ -39,8 +40,8 @@ import Testing
         defer { fixture.remove() }
         let disk = try fixture.open()
         let rasterizer = Rasterizer()
-        let kept = rasterizer.cacheKey(for: Counted(label: "kept", draws: Counter()), size: Size(4))
-        let gone = rasterizer.cacheKey(for: Counted(label: "gone", draws: Counter()), size: Size(4))
+        let kept = rasterizer.key(for: Counted(label: "kept", draws: Counter()), size: Size(4))
+        let gone = rasterizer.key(for: Counted(label: "gone", draws: Counter()), size: Size(4))
         for key in [kept, gone] { disk.store(try TestSupport.solidImage(.red), for: key) }
         try disk.flush()
         fixture.clock.advance(by: 120)
@@ -58,7 +59,7 @@ import Testing
     @Test func aStoreFromBeforeAccessTimesOpensAndImports() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
-        let key = Rasterizer().cacheKey(for: Counted(label: "old", draws: Counter()), size: Size(4))
+        let key = Rasterizer().key(for: Counted(label: "old", draws: Counter()), size: Size(4))
         do {
             let disk = try fixture.open()
             disk.store(try TestSupport.solidImage(.green), for: key)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// A component that asks for its own lifetime in the store.
 struct ShortLived: Rasterizable {
@@ -31,7 +32,7 @@ struct ShortLived: Rasterizable {
         #expect(try Rasterizer(cache: RasterCache(disk: disk)).render(component, size: Size(4)).origin == .disk)
 
         fixture.clock.advance(by: 2)
-        let key = first.cacheKey(for: component, size: Size(4))
+        let key = first.key(for: component, size: Size(4))
         #expect(!disk.contains(key) && disk.image(for: key) == nil && disk.pngData(for: key) == nil)
         #expect(try disk.statistics.expiredCount == 1)
         let later = Rasterizer(cache: RasterCache(disk: disk))
@@ -54,14 +55,14 @@ struct ShortLived: Rasterizable {
         for component in [brief, lasting, never] { _ = try rasterizer.image(for: component, size: Size(4)) }
         try disk.flush()
         #expect(try disk.statistics.count == 2, "a lifetime of 0 keeps a render out of the store")
-        let infos = try disk.entries(typeName: rasterizer.cacheKey(for: brief, size: Size(4)).typeName)
+        let infos = try disk.entries(typeName: rasterizer.key(for: brief, size: Size(4)).typeName)
         let lifetimes = Set(infos.map { $0.expires.timeIntervalSince($0.created) })
         #expect(lifetimes == [10, 1000])
         fixture.clock.advance(by: 11)
-        #expect(!disk.contains(rasterizer.cacheKey(for: brief, size: Size(4))))
-        #expect(disk.contains(rasterizer.cacheKey(for: lasting, size: Size(4))))
+        #expect(!disk.contains(rasterizer.key(for: brief, size: Size(4))))
+        #expect(disk.contains(rasterizer.key(for: lasting, size: Size(4))))
         // Per call, through the store itself.
-        let key = rasterizer.cacheKey(for: ShortLived(label: "direct", draws: Counter()), size: Size(4))
+        let key = rasterizer.key(for: ShortLived(label: "direct", draws: Counter()), size: Size(4))
         disk.store(try TestSupport.solidImage(.red), for: key, lifetime: 5)
         fixture.clock.advance(by: 6)
         #expect(!disk.contains(key))
@@ -77,7 +78,7 @@ struct ShortLived: Rasterizable {
         options.touchInterval = 0
         let disk = try fixture.open(byteLimit: size * 3 + size / 2, options: options)
         let rasterizer = Rasterizer()
-        let keys = (0..<4).map { rasterizer.cacheKey(for: Counted(label: "lru\($0)", draws: Counter()), size: Size(8)) }
+        let keys = try (0..<4).map { rasterizer.key(for: Counted(label: "lru\($0)", draws: Counter()), size: Size(8)) }
         for key in keys.prefix(3) {
             disk.store(image, for: key)
             fixture.clock.advance(by: 1)
@@ -99,7 +100,7 @@ struct ShortLived: Rasterizable {
         let image = try TestSupport.solidImage(.blue, width: 8, height: 8)
         let size = try image.pngData(compression: .fast).count
         let rasterizer = Rasterizer()
-        let keys = (0..<6).map { rasterizer.cacheKey(for: Counted(label: "prune\($0)", draws: Counter()), size: Size(8)) }
+        let keys = try (0..<6).map { rasterizer.key(for: Counted(label: "prune\($0)", draws: Counter()), size: Size(8)) }
         do {
             let disk = try fixture.open(lifetime: 50)
             for (index, key) in keys.enumerated() {

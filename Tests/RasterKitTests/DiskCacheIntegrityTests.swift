@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// A resizable render at scale 2, so its PNG carries both RasterKit text chunks.
 struct CappedPanel: Rasterizable {
@@ -86,7 +87,7 @@ struct CappedPanel: Rasterizable {
         try update(fixture, id: id, png: Data(bytes))
 
         let disk = try fixture.open()
-        let cacheKey = Rasterizer().cacheKey(for: panel, size: Size(12), scale: 2)
+        let cacheKey = Rasterizer().key(for: panel, size: Size(12), scale: 2)
         // Served as they are, the bytes are never decoded: only the checksum can tell.
         #expect(disk.pngData(for: cacheKey) == nil)
         #expect(try disk.statistics.integrityFailures == 1)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// A warm run writes only last-access times, and reads only entries, its run record and the
 /// bytes kept beside entries: all of it goes through plain SQLite connections, so such a run
@@ -17,7 +18,7 @@ import Testing
     private static func storeRenders(_ fixture: DiskFixture, count: Int) throws -> [CacheKey] {
         let disk = try fixture.open()
         let rasterizer = Rasterizer()
-        let keys = (0..<count).map { rasterizer.cacheKey(for: Counted(label: "r\($0)", draws: Counter()), size: Size(8)) }
+        let keys = try (0..<count).map { rasterizer.key(for: Counted(label: "r\($0)", draws: Counter()), size: Size(8)) }
         for key in keys { disk.store(try TestSupport.solidImage(.blue), for: key) }
         try disk.close()
         return keys

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// A second component type, so queries by type have something to tell apart.
 struct OtherStored: Rasterizable {
@@ -46,7 +47,7 @@ struct OtherStored: Rasterizable {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let (disk, counted, other) = try Self.populated(fixture)
-        let pending = Rasterizer().cacheKey(for: Counted(label: "pending", draws: Counter()), size: Size(4))
+        let pending = Rasterizer().key(for: Counted(label: "pending", draws: Counter()), size: Size(4))
         disk.store(try TestSupport.solidImage(.red), for: pending)
         #expect(try disk.remove(typeName: counted) == 4, "the pending entry is written, then removed with its type")
         #expect(!disk.contains(pending))
@@ -63,8 +64,8 @@ struct OtherStored: Rasterizable {
         let (disk, _, _) = try Self.populated(fixture)
         try disk.flush()
         let rasterizer = Rasterizer()
-        #expect(disk.image(for: rasterizer.cacheKey(for: OtherStored(number: 0), size: Size(4))) != nil)
-        #expect(disk.image(for: rasterizer.cacheKey(for: OtherStored(number: 9), size: Size(4))) == nil)
+        #expect(disk.image(for: rasterizer.key(for: OtherStored(number: 0), size: Size(4))) != nil)
+        #expect(disk.image(for: rasterizer.key(for: OtherStored(number: 9), size: Size(4))) == nil)
         let statistics = try disk.statistics
         #expect(statistics.count == 5 && statistics.writes == 5 && statistics.pendingWrites == 0)
         #expect(statistics.hits == 1 && statistics.misses == 6, "five misses while rendering, one here")

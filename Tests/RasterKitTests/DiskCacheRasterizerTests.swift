@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// The rasterizer with a disk tier: memory, then disk, then draw, exactly once per key.
 @Suite struct DiskCacheRasterizerTests {
@@ -99,7 +100,7 @@ import Testing
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         let component = Counted(label: "prefetched", draws: Counter())
         rasterizer.prefetch(component, size: Size(5))
-        #expect(Gate.wait { disk.contains(rasterizer.cacheKey(for: component, size: Size(5))) })
+        #expect(Gate.wait { disk.contains(rasterizer.key(for: component, size: Size(5))) })
     }
 
     @Test func aClosedStoreDoesNotStopRendering() throws {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// Stores that are damaged, foreign, newer, or in places that cannot be written, and writes that
 /// fail: rendering always goes on.
@@ -23,7 +24,7 @@ import Testing
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         #expect(try rasterizer.render(component, size: Size(4)).origin == .drawn)
         try disk.flush()
-        #expect(disk.contains(rasterizer.cacheKey(for: component, size: Size(4))))
+        #expect(disk.contains(rasterizer.key(for: component, size: Size(4))))
     }
 
     /// Writes a store with a few entries and closes it, its WAL folded into the file.
@@ -249,7 +250,7 @@ import Testing
         #expect(try rendering.render(Counted(label: "new", draws: draws), size: Size(16)).origin == .drawn)
         try again.flush()
         #expect(again.store.openedPool != nil, "a write opens the pool")
-        #expect(again.contains(rendering.cacheKey(for: Counted(label: "new", draws: draws), size: Size(16))))
+        #expect(again.contains(rendering.key(for: Counted(label: "new", draws: draws), size: Size(16))))
         try again.close()
         try DiskCache.checkStoreFile(at: fixture.url)
     }
@@ -274,7 +275,7 @@ import Testing
         }
         // Undecodable bytes with a checksum that matches them: what a bug in the encoder would store.
         let garbage = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0, 0xDE, 0xAD, 0xBE, 0xEF])
-        let digest = Rasterizer().cacheKey(for: component, size: Size(6)).value
+        let digest = Rasterizer().key(for: component, size: Size(6)).value
         let queue = try DatabaseQueue(path: fixture.url.path)
         try queue.write {
             try $0.execute(sql: "UPDATE entries SET png = ?, checksum = ?",

@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// Lookups inside `DiskCache.sharingSnapshots` read one snapshot of the store for a while, on a
 /// connection the thread keeps: they must still see new entries soon, hold no snapshot once the
 /// scope ends, and be right when many threads do it at once.
 @Suite struct DiskCacheSnapshotTests {
     static func key(_ label: String) -> CacheKey {
-        Rasterizer().cacheKey(for: Counted(label: label, draws: Counter()), size: Size(4))
+        Rasterizer().key(for: Counted(label: label, draws: Counter()), size: Size(4))
     }
 
     /// What `PRAGMA wal_checkpoint(TRUNCATE)` says from another connection: 1 while a reader

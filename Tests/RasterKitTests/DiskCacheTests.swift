@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// A store in a fresh temporary directory, with a clock the test moves and a log it reads.
 struct DiskFixture {
@@ -142,7 +143,7 @@ struct StoredPanel: Rasterizable {
         defer { fixture.remove() }
         let disk = try fixture.open()
         let image = try TestSupport.solidImage(.green, scale: 2)
-        let key = Rasterizer().cacheKey(for: Counted(label: "pending", draws: Counter()), size: Size(4), scale: 2)
+        let key = Rasterizer().key(for: Counted(label: "pending", draws: Counter()), size: Size(4), scale: 2)
         disk.store(image, for: key)
         #expect(try disk.statistics.pendingWrites == 1)
         #expect(try disk.statistics.count == 0)
@@ -162,10 +163,10 @@ struct StoredPanel: Rasterizable {
         let disk = try fixture.open(options: fixture.options(batchSize: 4, interval: 60))
         let image = try TestSupport.solidImage(.red)
         let rasterizer = Rasterizer()
-        for index in 0..<3 { disk.store(image, for: rasterizer.cacheKey(for: Counted(label: "\(index)", draws: Counter()), size: Size(4))) }
+        for index in 0..<3 { disk.store(image, for: rasterizer.key(for: Counted(label: "\(index)", draws: Counter()), size: Size(4))) }
         usleep(100_000)
         #expect(try disk.statistics.writes == 0, "three of four entries wait for the batch")
-        disk.store(image, for: rasterizer.cacheKey(for: Counted(label: "3", draws: Counter()), size: Size(4)))
+        disk.store(image, for: rasterizer.key(for: Counted(label: "3", draws: Counter()), size: Size(4)))
         #expect(Gate.wait { (try? disk.statistics.writes) == 4 })
         #expect(try disk.statistics.count == 4)
     }
@@ -174,7 +175,7 @@ struct StoredPanel: Rasterizable {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let disk = try fixture.open(options: fixture.options(batchSize: 1000, interval: 0.05))
-        let key = Rasterizer().cacheKey(for: Counted(label: "timed", draws: Counter()), size: Size(4))
+        let key = Rasterizer().key(for: Counted(label: "timed", draws: Counter()), size: Size(4))
         disk.store(try TestSupport.solidImage(.red), for: key)
         #expect(Gate.wait { (try? disk.statistics.writes) == 1 })
     }
@@ -187,7 +188,7 @@ struct StoredPanel: Rasterizable {
         options.maximumQueuedBytes = image.byteCount * 2
         let disk = try fixture.open(options: options)
         let rasterizer = Rasterizer()
-        let keys = (0..<3).map { rasterizer.cacheKey(for: Counted(label: "queued\($0)", draws: Counter()), size: Size(8)) }
+        let keys = (0..<3).map { rasterizer.key(for: Counted(label: "queued\($0)", draws: Counter()), size: Size(8)) }
         for key in keys { disk.store(image, for: key) }
         #expect(try disk.statistics.writeFailures == 1 && disk.statistics.pendingWrites == 2)
         #expect(fixture.log.warnings.contains { $0.contains("too many renders") })
@@ -202,8 +203,8 @@ struct StoredPanel: Rasterizable {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let rasterizer = Rasterizer()
-        let first = rasterizer.cacheKey(for: Counted(label: "closed", draws: Counter()), size: Size(4))
-        let second = rasterizer.cacheKey(for: Counted(label: "released", draws: Counter()), size: Size(4))
+        let first = rasterizer.key(for: Counted(label: "closed", draws: Counter()), size: Size(4))
+        let second = rasterizer.key(for: Counted(label: "released", draws: Counter()), size: Size(4))
         let disk = try fixture.open()
         disk.store(try TestSupport.solidImage(.red), for: first)
         try disk.close()
@@ -240,7 +241,7 @@ struct StoredPanel: Rasterizable {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let disk = try fixture.open()
-        let key = Rasterizer().cacheKey(for: Counted(label: "touched", draws: Counter()), size: Size(4))
+        let key = Rasterizer().key(for: Counted(label: "touched", draws: Counter()), size: Size(4))
         disk.store(try TestSupport.solidImage(.red), for: key)
         try disk.flush()
         let created = fixture.clock.now
@@ -261,7 +262,7 @@ struct StoredPanel: Rasterizable {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let disk = try fixture.open()
-        let key = Rasterizer().cacheKey(for: Counted(label: "hot", draws: Counter()), size: Size(4))
+        let key = Rasterizer().key(for: Counted(label: "hot", draws: Counter()), size: Size(4))
         disk.store(try TestSupport.solidImage(.red), for: key)
         try disk.flush()
         let created = fixture.clock.now

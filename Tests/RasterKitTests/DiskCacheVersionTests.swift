@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// Three levels of nesting: a frame draws a box, which draws a leaf.
 struct VersionedLeaf: Rasterizable {
@@ -36,7 +37,7 @@ struct VersionedFrame: Rasterizable {
         defer { fixture.remove() }
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        let key = rasterizer.cacheKey(for: VersionedLeaf(number: 1), size: Size(4))
+        let key = rasterizer.key(for: VersionedLeaf(number: 1), size: Size(4))
         // An entry of the same type drawn by an older build, at render version 1.
         let old = DiskCacheStore.EncodedEntry(
             digest: StableDigest(high: 1, low: 1), typeName: key.typeName, renderVersion: 1, keyDescription: "old",
@@ -99,8 +100,8 @@ struct VersionedFrame: Rasterizable {
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         let box = VersionedBox(number: 7)
-        let key = rasterizer.cacheKey(for: box, size: Size(8))
-        _ = rasterizer.cacheKey(for: VersionedLeaf(number: 0), size: Size(4))   // makes the leaf type known
+        let key = rasterizer.key(for: box, size: Size(8))
+        _ = rasterizer.key(for: VersionedLeaf(number: 0), size: Size(4))   // makes the leaf type known
         // Stored by a build whose leaf was at render version 1 (this build's is 2).
         disk.store(try TestSupport.solidImage(.red, width: 8, height: 8), for: key,
                    children: [ComponentVersion(typeName: Self.leafName, renderVersion: 1)], lifetime: nil)
@@ -114,7 +115,7 @@ struct VersionedFrame: Rasterizable {
         #expect(try disk.entries(typeName: Self.boxName).first?.children == [ComponentVersion(typeName: Self.leafName, renderVersion: 2)])
 
         // A child type this process has never seen cannot be checked: the entry is served.
-        let other = rasterizer.cacheKey(for: VersionedBox(number: 8), size: Size(8))
+        let other = rasterizer.key(for: VersionedBox(number: 8), size: Size(8))
         disk.store(try TestSupport.solidImage(.red, width: 8, height: 8), for: other,
                    children: [ComponentVersion(typeName: "Elsewhere.Unknown", renderVersion: 9)], lifetime: nil)
         try disk.flush()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// `fallback(_:)`: a failing primary serves the secondary, is never cached under its key, and
 /// is retried once its negative entry expires.
@@ -42,11 +43,11 @@ import Testing
 
         // Nothing under the primary's key or the pair's, in memory or on disk.
         try rasterizer.cache.flush()
-        for key in [rasterizer.cacheKey(for: primary, size: size, scale: 2), rasterizer.cacheKey(for: avatar, size: size, scale: 2)] {
+        for key in [rasterizer.key(for: primary, size: size, scale: 2), rasterizer.key(for: avatar, size: size, scale: 2)] {
             #expect(!disk.contains(key))
             #expect(!rasterizer.cache.memory.contains(key))
         }
-        #expect(disk.contains(rasterizer.cacheKey(for: Swatch(color: .blue), size: size, scale: 2)))
+        #expect(disk.contains(rasterizer.key(for: Swatch(color: .blue), size: size, scale: 2)))
     }
 
     @Test func thePrimaryIsRetriedOnlyAfterItsNegativeEntryExpires() throws {
@@ -87,8 +88,8 @@ import Testing
         #expect(try rasterizer.render(avatar, size: size, scale: 2).origin == .drawn)
         #expect(try rasterizer.render(avatar, size: size, scale: 2).origin == .memory)
         try rasterizer.cache.flush()
-        #expect(disk.contains(rasterizer.cacheKey(for: primary, size: size, scale: 2)))
-        #expect(!disk.contains(rasterizer.cacheKey(for: avatar, size: size, scale: 2)))
+        #expect(disk.contains(rasterizer.key(for: primary, size: size, scale: 2)))
+        #expect(!disk.contains(rasterizer.key(for: avatar, size: size, scale: 2)))
         #expect(secondaryDraws.count == 0)
     }
 
@@ -147,7 +148,7 @@ import Testing
             .fallback(Swatch(color: .blue)).processed(RasterProcessors.Circle())
         let image = try await rasterizer.image(for: avatar, size: Size(20), scale: 2, priority: .urgent)
         #expect(image.pixel(x: 20, y: 20).blue == 255 && image.pixel(x: 0, y: 0).alpha == 0)
-        #expect(!rasterizer.cache.memory.contains(rasterizer.cacheKey(for: avatar, size: Size(20), scale: 2)))
+        #expect(!rasterizer.cache.memory.contains(rasterizer.key(for: avatar, size: Size(20), scale: 2)))
         #expect(rasterizer.statistics.fallbacks == 1)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// Keys must be the same in every process and on every run: they name renders on disk. These
 /// tests run the probe executable in separate processes and compare against a committed table.
@@ -17,11 +18,18 @@ import Testing
         try JSONDecoder().decode(Table.self, from: Data(contentsOf: TestSupport.fixtures.appendingPathComponent("known-digests.json")))
     }
 
-    /// Runs the probe and returns its `name digest` lines as a dictionary.
-    static func probeDigests(environment: [String: String] = [:]) throws -> [String: String] {
+    /// Runs the probe (under `faketime` at `date`, when given) and returns its `name digest`
+    /// lines as a dictionary.
+    static func probeDigests(environment: [String: String] = [:], date: String? = nil) throws -> [String: String] {
         let process = Process()
-        process.executableURL = TestSupport.productsDirectory.appendingPathComponent("RasterKitProbe")
-        process.arguments = ["digests"]
+        let probe = TestSupport.productsDirectory.appendingPathComponent("RasterKitProbe")
+        if let date {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
+            process.arguments = [date, probe.path, "digests"]
+        } else {
+            process.executableURL = probe
+            process.arguments = ["digests"]
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
@@ -39,9 +47,22 @@ import Testing
 
     @Test func digestsAreTheSameInSeparateProcesses() throws {
         let first = try Self.probeDigests()
-        let second = try Self.probeDigests(environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LANG": "C"])
-        #expect(first.count == 5)
+        let second = try Self.probeDigests(environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LANG": "C",
+                                                         "TZ": "America/New_York"])
+        #expect(first.count == 12)
         #expect(first == second)
+    }
+
+    /// Time zones and calendars are keyed by identity, not by what they say about now: a
+    /// daylight-saving switch between two runs changes no key. `faketime` (installed by
+    /// `make deps`) sets the clock the probe sees.
+    @Test func digestsAreTheSameOnDatesInEitherDaylightSavingPeriod() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"), "faketime is missing: run make deps")
+        let winter = try Self.probeDigests(environment: ["TZ": "Europe/Paris"], date: "2026-01-15 12:00:00")
+        let summer = try Self.probeDigests(environment: ["TZ": "Europe/Paris"], date: "2026-07-15 12:00:00")
+        #expect(winter.count == 12)
+        #expect(winter == summer)
+        #expect(winter == (try Self.table()).probe)
     }
 
     @Test func digestsMatchTheCommittedTable() throws {
@@ -64,8 +85,8 @@ import Testing
     static func inProcessDigests() -> [String: String] {
         let sample = Sample(title: "Continue", scores: ["a": 1, "b": 2, "c": 3], accent: Color(red: 0.18, green: 0.44, blue: 0.92))
         return [
-            "sample": CacheKey.make(for: sample, size: Size(width: 160, height: 44), scale: 2).digest,
-            "sample-3x": CacheKey.make(for: sample, size: Size(width: 160, height: 44), scale: 3).digest,
+            "sample": Rasterizer().key(for: sample, size: Size(width: 160, height: 44), scale: 2).digest,
+            "sample-3x": Rasterizer().key(for: sample, size: Size(width: 160, height: 44), scale: 3).digest,
         ]
     }
 

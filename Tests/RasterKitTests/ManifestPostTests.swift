@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 @testable import RasterKitBatch
 
 /// A manifest's `post:` and `fallback:`, and `--post` strings: rendering, and positioned errors.
@@ -42,8 +43,8 @@ import Testing
         #expect(image.pixel(x: 0, y: 0).alpha == 0)                       // outside the circle
         #expect(image.pixel(x: 24, y: 12).blue > 200)                     // tinted
         // The states differ in their steps only: two keys.
-        #expect(rasterizer.cacheKey(for: component, size: Size(20), scale: 2)
-                != rasterizer.cacheKey(for: chip.renderable(chip.states[1], at: chip.sizes[0]), size: Size(20), scale: 2))
+        #expect(rasterizer.key(for: component, size: Size(20), scale: 2)
+                != rasterizer.key(for: chip.renderable(chip.states[1], at: chip.sizes[0]), size: Size(20), scale: 2))
     }
 
     @Test func aManifestWithPostAndFallbackRendersToFiles() throws {

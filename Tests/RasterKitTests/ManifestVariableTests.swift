@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 @testable import RasterKitBatch
 
 /// Variables: states fill layer properties, and each state's resolved tree is its cache key.
@@ -112,7 +113,7 @@ import Testing
         func key(_ component: String, _ state: String, in manifest: Manifest) throws -> CacheKey {
             let found = try #require(manifest.component(named: component))
             let resolved = try #require(found.states.first { $0.name == state })
-            return CacheKey.make(for: found.component(resolved, at: found.sizes[0]), size: found.sizes[0].size, scale: 2)
+            return Rasterizer().key(for: found.component(resolved, at: found.sizes[0]), size: found.sizes[0].size, scale: 2)
         }
         #expect(try key("button", "normal", in: manifest) == key("twin", "same", in: manifest))
         #expect(try key("button", "normal", in: manifest) != key("button", "pressed", in: manifest))
@@ -148,7 +149,7 @@ import Testing
         let keys = { () throws -> [String] in
             try fixture.load(text).items.map { item in
                 let variant = item.variant(item.sizes[0])
-                return CacheKey.make(for: variant.component, size: item.sizes[0], scale: 1).digest
+                return Rasterizer().key(for: variant.component, size: item.sizes[0], scale: 1).digest
             }
         }
         let before = try keys()

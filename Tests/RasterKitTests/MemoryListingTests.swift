@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// What the memory cache lists for debugging: keys, bytes, stored and last-use times.
 @Suite struct MemoryListingTests {
@@ -14,8 +15,8 @@ import Testing
         #expect(rasterizer.statistics.memoryEntries.isEmpty)  // the cheap snapshot lists nothing
 
         let listed = rasterizer.statistics(listingMemory: true).memoryEntries
-        #expect(listed.map(\.key) == [rasterizer.cacheKey(for: small, size: Size(4)),
-                                      rasterizer.cacheKey(for: large, size: Size(10), scale: 2)])
+        #expect(listed.map(\.key) == [rasterizer.key(for: small, size: Size(4)),
+                                      rasterizer.key(for: large, size: Size(10), scale: 2)])
         #expect(listed.map(\.byteCount) == [64, 1_600])
         #expect(listed.map(\.pixelWidth) == [4, 20] && listed.allSatisfy { !$0.isMarkedRecent })
         #expect(listed.allSatisfy { $0.stored >= before.addingTimeInterval(-1) && $0.stored <= Date().addingTimeInterval(1) })

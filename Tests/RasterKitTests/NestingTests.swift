@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 struct Icon: Rasterizable {
     var symbol: String
@@ -39,7 +40,7 @@ struct Recursive: Rasterizable {
         _ = try rasterizer.image(for: Toolbar(count: 3, icons: icons), size: Size(width: 96, height: 24), scale: 2)
         #expect(icons.count == 1)
         // The child is cached under its own key at the size and scale it occupies.
-        let childKey = rasterizer.cacheKey(for: Icon(symbol: "star", draws: icons), size: Size(24), scale: 2)
+        let childKey = rasterizer.key(for: Icon(symbol: "star", draws: icons), size: Size(24), scale: 2)
         #expect(rasterizer.cache.memory.contains(childKey))
     }
 
@@ -116,7 +117,7 @@ struct Recursive: Rasterizable {
         #expect(done.wait(timeout: .now() + 20) == .success)
         #expect(gate.arrivals == 1)
 
-        let stored = try #require(rasterizer.cache.memory.entry(for: rasterizer.cacheKey(for: Top(gate: gate), size: Size(10)).value))
+        let stored = try #require(rasterizer.cache.memory.entry(for: rasterizer.key(for: Top(gate: gate), size: Size(10)).value))
         #expect(Set(stored.children) == [
             ComponentVersion(typeName: ComponentKeyPlan.shared(Middle.self).takeUnretainedValue().typeName, renderVersion: 0),
             ComponentVersion(typeName: ComponentKeyPlan.shared(Leaf.self).takeUnretainedValue().typeName, renderVersion: 7),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 @testable import RasterKitBatch
 
 /// What a plan will write is known before rendering, and is exactly what a run writes: for every
@@ -32,7 +33,7 @@ import Testing
 
     @Test func theKeysAreTheRendersKeys() throws {
         let outputs = [BatchOutput(path: "tile.png", source: "tile", size: Size(8), scale: 2) { TransferTile(number: 4) }]
-        let expected = Rasterizer().cacheKey(for: TransferTile(number: 4), size: Size(8), scale: 2).digest
+        let expected = Rasterizer().key(for: TransferTile(number: 4), size: Size(8), scale: 2).digest
         #expect(outputs[0].plannedFile == PlannedFile(path: "tile.png", key: expected, encoding: "png1"))
         // An output made by a closure has no key to tell before rendering.
         let closure = BatchOutput(path: "x.png", source: "x") { rasterizer in

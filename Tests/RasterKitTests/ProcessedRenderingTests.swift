@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// `Processed` as a component: its keys, the shared base render, every cache tier, coalescing,
 /// nesting and nine-slice.
@@ -11,7 +12,7 @@ import Testing
         let rasterizer = Rasterizer()
         let base = Swatch(color: .red)
         func key(_ processors: any RasterProcessor...) -> CacheKey {
-            rasterizer.cacheKey(for: Processed(base, processors: processors), size: size, scale: 2)
+            rasterizer.key(for: Processed(base, processors: processors), size: size, scale: 2)
         }
         let keys = [
             key(),
@@ -26,14 +27,14 @@ import Testing
             key(RasterProcessors.Anonymous(identifier: "tests.a.v2") { $0 }),
             key(Scaled(factor: 1)),
             key(Scaled(factor: 2)),
-            rasterizer.cacheKey(for: base, size: size, scale: 2),
-            rasterizer.cacheKey(for: Swatch(color: .blue).processed(RasterProcessors.RoundedCorners(radius: 8)), size: size, scale: 2),
-            rasterizer.cacheKey(for: base.processed(RasterProcessors.RoundedCorners(radius: 8)), size: size, scale: 1),
+            rasterizer.key(for: base, size: size, scale: 2),
+            rasterizer.key(for: Swatch(color: .blue).processed(RasterProcessors.RoundedCorners(radius: 8)), size: size, scale: 2),
+            rasterizer.key(for: base.processed(RasterProcessors.RoundedCorners(radius: 8)), size: size, scale: 1),
         ]
         #expect(Set(keys).count == keys.count)
         // Equal chains, made separately, share a key; the count-only Swatch field is not state.
         #expect(key(RasterProcessors.RoundedCorners(radius: 8), Scaled(factor: 2))
-                == rasterizer.cacheKey(for: Swatch(color: .red, draws: Counter())
+                == rasterizer.key(for: Swatch(color: .red, draws: Counter())
                                            .processed(RasterProcessors.RoundedCorners(radius: 8)).processed(Scaled(factor: 2)),
                                        size: size, scale: 2))
         #expect(key(RasterProcessors.Anonymous(identifier: "tests.a.v1") { $0 })
@@ -52,10 +53,10 @@ import Testing
         let model = Model()
         let processed = model.processed(RasterProcessors.Opacity(0.5))
         let rasterizer = Rasterizer()
-        let before = rasterizer.cacheKey(for: processed, size: size, scale: 1)
+        let before = rasterizer.key(for: processed, size: size, scale: 1)
         #expect(try rasterizer.image(for: processed, size: size, scale: 1).pixel(x: 0, y: 0).red == 255)
         model.color = .blue
-        #expect(rasterizer.cacheKey(for: processed, size: size, scale: 1) != before)
+        #expect(rasterizer.key(for: processed, size: size, scale: 1) != before)
         #expect(try rasterizer.image(for: processed, size: size, scale: 1).pixel(x: 0, y: 0).blue == 255)
     }
 
@@ -175,7 +176,7 @@ import Testing
         #expect(draws.count == 1)
         #expect(left.pixel(x: 20, y: 20).alpha == 255 && left.pixel(x: 60, y: 20).alpha == 0)
         #expect(right.pixel(x: 60, y: 20).alpha == 255 && right.pixel(x: 0, y: 0).alpha == 0)
-        #expect(rasterizer.cache.memory.contains(rasterizer.cacheKey(for: child, size: Size(20), scale: 2)))
+        #expect(rasterizer.cache.memory.contains(rasterizer.key(for: child, size: Size(20), scale: 2)))
         // Drawn directly, without a rasterizer, it looks the same.
         let direct = try RasterImage(size: Size(20), scale: 2) { canvas in try child.draw(in: canvas, size: Size(20)) }
         #expect(direct == (try rasterizer.image(for: child, size: Size(20), scale: 2)))
@@ -187,8 +188,8 @@ import Testing
         let rasterizer = Rasterizer()
         let tinted = panel.processed(RasterProcessors.Tint(color: .blue), RasterProcessors.Opacity(0.5))
         #expect(tinted.capInsets == panel.capInsets)
-        #expect(rasterizer.cacheKey(for: tinted, size: Size(width: 100, height: 40), scale: 2)
-                == rasterizer.cacheKey(for: tinted, size: Size(width: 300, height: 60), scale: 2))
+        #expect(rasterizer.key(for: tinted, size: Size(width: 100, height: 40), scale: 2)
+                == rasterizer.key(for: tinted, size: Size(width: 300, height: 60), scale: 2))
         let small = try rasterizer.image(for: tinted, size: Size(width: 100, height: 40), scale: 2)
         #expect(small.capInsets == panel.capInsets)
         #expect(small.size == panel.capInsets!.minimumFrame)
@@ -199,8 +200,8 @@ import Testing
         // Rounded corners need the final pixels: keyed by size, run after stretching.
         let rounded = panel.processed(RasterProcessors.Tint(color: .blue), RasterProcessors.RoundedCorners(radius: 10))
         #expect(rounded.capInsets == nil)
-        #expect(rasterizer.cacheKey(for: rounded, size: Size(width: 100, height: 40), scale: 2)
-                != rasterizer.cacheKey(for: rounded, size: Size(width: 300, height: 60), scale: 2))
+        #expect(rasterizer.key(for: rounded, size: Size(width: 100, height: 40), scale: 2)
+                != rasterizer.key(for: rounded, size: Size(width: 300, height: 60), scale: 2))
         let full = try rasterizer.image(for: rounded, size: Size(width: 300, height: 60), scale: 2)
         #expect(full.pixelWidth == 600 && full.pixelHeight == 120 && full.capInsets == nil)
         #expect(full.pixel(x: 0, y: 0).alpha == 0 && full.pixel(x: 300, y: 60).blue == 255)

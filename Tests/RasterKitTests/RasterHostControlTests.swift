@@ -31,7 +31,7 @@ private final class Watched: Rasterizable, @unchecked Sendable {
         try await Task.sleep(for: .milliseconds(50))
         #expect(draws.count == 1 && host.image?.pixel(x: 0, y: 0) == RGBA8(.red) && host.image?.pixelWidth == 4)
         // The key is the current state's, ahead of the image shown.
-        #expect(host.cacheKey == host.rasterizer.cacheKey(for: Counted(label: "a", color: .blue, draws: draws), size: Size(6), scale: 2))
+        #expect(try host.cacheKey == host.rasterizer.key(for: Counted(label: "a", color: .blue, draws: draws), size: Size(6), scale: 2))
         host.regenerate()
         await host.settle()
         #expect(draws.count == 2 && host.image?.pixel(x: 0, y: 0) == RGBA8(.blue) && host.image?.pixelWidth == 12)
@@ -67,10 +67,10 @@ private final class Watched: Rasterizable, @unchecked Sendable {
         let rasterizer = Rasterizer()
         let host = RasterHost(component: Counted(label: "k", draws: Counter()), size: Size(4), rasterizer: rasterizer,
                               drawsSynchronously: true)
-        let key = host.cacheKey
+        let key = try host.cacheKey
         #expect(rasterizer.cache.memory.contains(key))
         host.size = Size(5)
-        #expect(host.cacheKey != key && rasterizer.cache.memory.contains(host.cacheKey))
+        #expect(try host.cacheKey != key && rasterizer.cache.memory.contains(try host.cacheKey))
     }
 
     @Test func callbacksRunOnTheThreadsTheDocumentationNames() async throws {

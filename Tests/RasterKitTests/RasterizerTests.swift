@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// A component that counts its draws; the counter is not part of the state.
 struct Counted: Rasterizable {
@@ -80,7 +81,7 @@ struct Counted: Rasterizable {
         component.color = .blue
         let second = try rasterizer.image(for: component, size: Size(4))
         #expect(first.pixel(x: 1, y: 1) != second.pixel(x: 1, y: 1))
-        #expect(rasterizer.cacheKey(for: component, size: Size(4)).stateDescription.contains("#0000FF"))
+        #expect(rasterizer.key(for: component, size: Size(4)).stateDescription.contains("#0000FF"))
     }
 
     @Test func manyThreadsAskingForOneKeyGetOneDraw() throws {

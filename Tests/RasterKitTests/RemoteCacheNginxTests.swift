@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 import RasterKitRemoteCache
 
 /// The remote tier against a real nginx with WebDAV on a loopback port.
@@ -95,7 +96,7 @@ import RasterKitRemoteCache
         _ = try first.image(for: component, size: Size(8))
         _ = try first.image(for: other, size: Size(8))
         #expect(first.cache.flushUploads(timeout: 10))
-        let key = first.cacheKey(for: component, size: Size(8)), otherKey = first.cacheKey(for: other, size: Size(8))
+        let key = first.key(for: component, size: Size(8)), otherKey = first.key(for: other, size: Size(8))
         let file = server.store.appendingPathComponent(RemoteObjectName(key: key).description)
         let original = try Data(contentsOf: file)
         let foreign = try Data(contentsOf: server.store.appendingPathComponent(RemoteObjectName(key: otherKey).description))
@@ -140,7 +141,7 @@ import RasterKitRemoteCache
         defer { server.remove() }
         let component = Counted(label: "contended", draws: Counter())
         let image = try Rasterizer().image(for: component, size: Size(32))
-        let key = Rasterizer().cacheKey(for: component, size: Size(32))
+        let key = Rasterizer().key(for: component, size: Size(32))
         let object = RemoteCacheObject.encode(digest: key.value, png: try image.pngData(compression: .fast), children: [])
         let upload = RemoteStoreUpload(name: RemoteObjectName(key: key), bytes: object)
         let stores = (0..<4).map { _ in RemoteCache(url: server.writable, configuration: configuration(timeout: 5)) }
@@ -181,7 +182,7 @@ import RasterKitRemoteCache
         let server = try NginxServer()
         defer { server.remove() }
         let store = RemoteCache(url: server.writable, configuration: configuration())
-        let key = Rasterizer().cacheKey(for: Counted(label: "absent", draws: Counter()), size: Size(8))
+        let key = Rasterizer().key(for: Counted(label: "absent", draws: Counter()), size: Size(8))
         #expect(try store.get(RemoteObjectName(key: key)) == nil)
         #expect(store.objectURL(for: RemoteObjectName(key: key)).absoluteString
                 == "\(server.writable.absoluteString)/\(CacheKey.formatVersion)/\(key.digest)")

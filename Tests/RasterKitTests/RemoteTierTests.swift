@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// An in-memory remote store whose faults the test chooses.
 final class FakeRemote: RemoteStore {
@@ -92,7 +93,7 @@ final class ManualClock: Sendable {
         let remote = FakeRemote()
         let first = try machine(remote)
         let a = Counted(label: "a", draws: Counter()), b = Counted(label: "b", draws: Counter())
-        let keyA = first.cacheKey(for: a, size: Size(8)), keyB = first.cacheKey(for: b, size: Size(8))
+        let keyA = first.key(for: a, size: Size(8)), keyB = first.key(for: b, size: Size(8))
         _ = try first.image(for: a, size: Size(8))
         _ = try first.image(for: b, size: Size(8))
         #expect(first.cache.flushUploads(timeout: 10))
@@ -237,7 +238,7 @@ final class ManualClock: Sendable {
         let image = try RasterImage(size: Size(4), scale: 1) { _ in }
         let started = Date()
         for index in 0..<10 {
-            tier.upload(image, for: Rasterizer().cacheKey(for: Counted(label: "q\(index)", draws: Counter()), size: Size(4)),
+            tier.upload(image, for: Rasterizer().key(for: Counted(label: "q\(index)", draws: Counter()), size: Size(4)),
                         children: [])
         }
         #expect(Date().timeIntervalSince(started) < 0.1)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// Paint that can change between draws without changing the key: what makes a reload visible.
 final class Ink: Sendable {
@@ -147,7 +148,7 @@ extension RasterImage {
             try rasterizer.render(badge, size: size, options: .returnCachedDataDontDraw)
         } throws: { error in
             guard case RenderError.notCached(let key)? = error as? RenderError else { return false }
-            return key == rasterizer.cacheKey(for: badge, size: size)
+            return key == rasterizer.key(for: badge, size: size)
         }
         #expect(badge.draws.count == 0)
         _ = try rasterizer.render(badge, size: size)
@@ -155,7 +156,7 @@ extension RasterImage {
         try rasterizer.cache.flush()
 
         let restarted = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        let key = restarted.cacheKey(for: badge, size: size)
+        let key = restarted.key(for: badge, size: size)
         #expect(try restarted.render(badge, size: size, options: [.returnCachedDataDontDraw, .disableMemoryCacheWrites]).origin == .disk)
         #expect(!restarted.cache.memory.contains(key))
         #expect(try restarted.render(badge, size: size, options: .returnCachedDataDontDraw).origin == .disk)
@@ -193,7 +194,7 @@ extension RasterImage {
         let ink = Ink()
         let badge = component(ink: ink)
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        let key = rasterizer.cacheKey(for: badge, size: size)
+        let key = rasterizer.key(for: badge, size: size)
         await #expect(throws: RenderError.self) {
             try await rasterizer.image(for: badge, size: size, priority: .urgent, options: .returnCachedDataDontDraw)
         }
@@ -234,7 +235,7 @@ extension RasterImage {
         #expect(badge.draws.count == 1)
         #expect(origins.filter { $0 == .joined }.count == 59 && origins.filter { $0 == .drawn }.count == 1)
         // Some requests wanted each tier written, so both hold it.
-        let key = rasterizer.cacheKey(for: badge, size: size)
+        let key = rasterizer.key(for: badge, size: size)
         #expect(rasterizer.cache.memory.contains(key))
         try rasterizer.cache.flush()
         #expect(rasterizer.cache.disk?.contains(key) == true)
@@ -251,7 +252,7 @@ extension RasterImage {
         gate.open()
         #expect(try await drawing.value.origin == .drawn)
         #expect(try await joining.value.origin == .joined)
-        #expect(rasterizer.cache.memory.contains(rasterizer.cacheKey(for: badge, size: size)))
+        #expect(rasterizer.cache.memory.contains(rasterizer.key(for: badge, size: size)))
         #expect(badge.draws.count == 1)
     }
 
@@ -318,7 +319,7 @@ extension RasterImage {
         #expect(await eventually { rasterizer.statistics.coalesced == 1 })
         redGate.open()
         #expect(try await normal.value.image.isRed)
-        let key = rasterizer.cacheKey(for: component(ink: ink, draws: draws), size: size)
+        let key = rasterizer.key(for: component(ink: ink, draws: draws), size: size)
         #expect(!rasterizer.cache.memory.contains(key))  // the superseded red draw stored nothing
         blueGate.open()
         #expect(try await reload.value.image.isBlue)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 @testable import RasterKitBatch
 
 @Suite struct SVGBatchTests {
@@ -160,7 +161,7 @@ import Testing
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         #expect(BatchRenderer(rasterizer: rasterizer, jobs: 1).run([output], into: out).drawn == 1)
         try disk.flush()
-        let png = try #require(disk.pngData(for: rasterizer.cacheKey(for: component, size: Size(6))))
+        let png = try #require(disk.pngData(for: rasterizer.key(for: component, size: Size(6))))
         #expect(try RasterImage(pngData: png).pixelWidth == 6)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RasterKit
+import RasterKitTestSupport
 
 /// External files load only from a directory the user allows.
 @Suite struct SVGExternalReferenceTests {
@@ -75,7 +76,7 @@ import Testing
         let blocked = try SVGDocument(data: Self.referencing("red.png"))
         let allowed = blocked.allowingExternalReferences(from: folder)
         let rasterizer = Rasterizer()
-        #expect(rasterizer.cacheKey(for: SVGImage(blocked), size: Size(10)) != rasterizer.cacheKey(for: SVGImage(allowed), size: Size(10)))
+        #expect(rasterizer.key(for: SVGImage(blocked), size: Size(10)) != rasterizer.key(for: SVGImage(allowed), size: Size(10)))
         #expect(try rasterizer.image(for: SVGImage(blocked), size: Size(10)).pixel(x: 5, y: 5).alpha == 0)
         #expect(try rasterizer.image(for: SVGImage(allowed), size: Size(10)).pixel(x: 5, y: 5) == S.red)
     }

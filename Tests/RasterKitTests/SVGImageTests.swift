@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import RasterKitTesting
 @testable import RasterKit
+import RasterKitTestSupport
 
 @Suite struct SVGImageTests {
     typealias S = SVGSamples
@@ -101,7 +102,7 @@ import RasterKitTesting
         let rasterizer = Rasterizer()
         let a = try SVGDocument(data: S.redBlue, source: "a.svg")
         let sameBytesElsewhere = try SVGDocument(data: S.redBlue, source: "other/path.svg")
-        func key(_ image: SVGImage) -> CacheKey { rasterizer.cacheKey(for: image, size: Size(24), scale: 2) }
+        func key(_ image: SVGImage) -> CacheKey { rasterizer.key(for: image, size: Size(24), scale: 2) }
         #expect(key(SVGImage(a)) == key(SVGImage(sameBytesElsewhere)))
         #expect(key(SVGImage(a)) != key(SVGImage(try S.document(S.redSquare))))
         #expect(key(SVGImage(a)) != key(SVGImage(a, contentMode: .stretch)))

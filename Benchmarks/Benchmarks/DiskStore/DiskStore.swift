@@ -54,7 +54,7 @@ final class StoreFixture: @unchecked Sendable {
         var keys: [CacheKey] = [], images: [RasterImage] = [], pngs: [Data] = []
         for index in 0..<10_000 {
             let blob = Blob(index: index)
-            keys.append(rasterizer.cacheKey(for: blob, size: Size(32)))
+            keys.append(try rasterizer.cacheKey(for: blob, size: Size(32)))
             let image = (try? rasterizer.image(for: blob, size: Size(32))) ?? images.last!
             images.append(image)
             pngs.append((try? image.pngData(compression: .fast)) ?? Data())

@@ -1,4 +1,4 @@
-// Issues 3 and 15: the cost of a cache key of components whose state is made of the user's own
+// Issues 3, 15 and 40: the cost of a cache key of components whose state is made of the user's own
 // types, against a naive recursive Mirror walk and against hand-written `StateHashable`;
 // memory-cache hits on one and two threads; and serving a large nine-slice panel by stretching
 // its minimum-frame render against drawing it at full size. The components are in UserTypes.swift.
@@ -30,19 +30,22 @@ let benchmarks: @Sendable () -> Void = {
     let size = Size(width: 120, height: 32)
 
     Benchmark("cache key: 6 state key paths of user types", configuration: fast) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(rasterizer.cacheKey(for: userBadge, size: size, scale: 2)) }
+        for _ in benchmark.scaledIterations { blackHole(try rasterizer.cacheKey(for: userBadge, size: size, scale: 2)) }
     }
     Benchmark("cache key: 6 state key paths, hand-written StateHashable (baseline)", configuration: fast) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(rasterizer.cacheKey(for: handBadge, size: size, scale: 2)) }
+        for _ in benchmark.scaledIterations { blackHole(try rasterizer.cacheKey(for: handBadge, size: size, scale: 2)) }
     }
     Benchmark("cache key: naive Mirror walk of the 6 key paths (baseline)", configuration: fast) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(naiveKey(userBadge)) }
     }
     Benchmark("cache key: nested user structs, collections, enum, class", configuration: fast) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(rasterizer.cacheKey(for: chartCard, size: size, scale: 2)) }
+        for _ in benchmark.scaledIterations { blackHole(try rasterizer.cacheKey(for: chartCard, size: size, scale: 2)) }
     }
     Benchmark("cache key: naive Mirror walk of the nested state (baseline)", configuration: fast) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(naiveKey(chartCard)) }
+    }
+    Benchmark("cache key: shared-reference lattice of 40 levels", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try rasterizer.cacheKey(for: lattice, size: size, scale: 2)) }
     }
     Benchmark("memory-cache hit (key + lookup + image)", configuration: fast) { benchmark in
         _ = try rasterizer.image(for: userBadge, size: size, scale: 2)

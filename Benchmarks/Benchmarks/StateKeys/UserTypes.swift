@@ -125,3 +125,27 @@ func naiveKey<Component: Rasterizable>(_ component: Component) -> Int {
     for keyPath in Component.stateKeyPaths { walk(component[keyPath: keyPath], into: &hasher) }
     return hasher.finalize()
 }
+
+/// Issue 40: an object graph where each level points twice at the one below — 2⁴⁰ paths through
+/// 40 objects. Keyed once per object, it costs as much as a list of 40.
+final class LatticeLevel: Sendable {
+    let left: LatticeLevel?
+    let right: LatticeLevel?
+    let depth: Int
+    init(depth: Int, below: LatticeLevel?) {
+        left = below
+        right = below
+        self.depth = depth
+    }
+}
+
+struct Lattice: Rasterizable {
+    var top: LatticeLevel
+    func draw(in canvas: Canvas, size: Size) throws {}
+}
+
+let lattice: Lattice = {
+    var level: LatticeLevel?
+    for depth in 0..<40 { level = LatticeLevel(depth: depth, below: level) }
+    return Lattice(top: level!)
+}()

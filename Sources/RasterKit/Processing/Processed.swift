@@ -28,6 +28,8 @@ public struct Processed<Base: Rasterizable>: Rasterizable, StateHashable, Custom
     /// The digest of the chain's identifiers and parameters: processors are immutable values,
     /// so it is computed once rather than on every key.
     private let chainDigest: StableDigest
+    /// A processor whose state cannot be keyed refuses every key of the chain.
+    private let chainFault: KeyFault?
     private let baseDigest: StateDigest
     private let keepsStretchable: Bool
 
@@ -43,6 +45,7 @@ public struct Processed<Base: Rasterizable>: Rasterizable, StateHashable, Custom
             KeyPlans.write(dynamic: processor, into: &hasher, depth: 0)
         }
         chainDigest = hasher.digest
+        chainFault = hasher.fault
         keepsStretchable = processors.allSatisfy(\.keepsNineSliceStretchable)
     }
 
@@ -59,9 +62,8 @@ public struct Processed<Base: Rasterizable>: Rasterizable, StateHashable, Custom
     /// Writes the base's key (type, render version, state and caps) and the chain's digest.
     /// A value-type base is digested when the `Processed` is made (see ``Processed`` above).
     public func hashState(into hasher: inout StateHasher) {
-        let base = baseDigest.value(for: base)
-        hasher.write(base.high)
-        hasher.write(base.low)
+        baseDigest.write(for: base, into: &hasher)
+        if let chainFault { hasher.fail(chainFault) }
         hasher.write(chainDigest.high)
         hasher.write(chainDigest.low)
     }

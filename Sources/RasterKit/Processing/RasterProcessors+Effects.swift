@@ -94,3 +94,10 @@ extension RasterProcessors {
         public func process(_ image: RasterImage) throws -> RasterImage { try body(image) }
     }
 }
+
+extension RasterProcessors.Anonymous: StateHashable {
+    /// Writes whether the stage keeps a nine-slice render stretchable: the closure is named by
+    /// ``RasterProcessors/Anonymous/identifier``, which every chain's key already holds (a
+    /// closure cannot be keyed otherwise).
+    public func hashState(into hasher: inout StateHasher) { hasher.combine(keepsNineSliceStretchable) }
+}

@@ -52,11 +52,8 @@ public struct Fallback<Primary: Rasterizable, Secondary: Rasterizable>: Rasteriz
     /// Writes both components' keys (type, render version and state); the retry interval does
     /// not change what is drawn.
     public func hashState(into hasher: inout StateHasher) {
-        let primary = primaryDigest.value(for: primary), secondary = secondaryDigest.value(for: secondary)
-        hasher.write(primary.high)
-        hasher.write(primary.low)
-        hasher.write(secondary.high)
-        hasher.write(secondary.low)
+        primaryDigest.write(for: primary, into: &hasher)
+        secondaryDigest.write(for: secondary, into: &hasher)
     }
 
     /// Draws the primary's render into `canvas`, or the secondary's when the primary fails.
@@ -89,7 +86,7 @@ extension Fallback: ComposedRendering {
     func composeImage(drawSize: Size, scale: Double, environment: DrawEnvironment) throws -> RasterImage {
         let rasterizer = environment.nestedRenderer as? Rasterizer
         let records = rasterizer?.fallbackRecords
-        let primaryKey = CacheKey.digest(for: primary, size: drawSize, scale: scale)
+        let primaryKey = try CacheKey.digest(for: primary, size: drawSize, scale: scale)
         if let failure = records?.failure(of: primaryKey) {
             rasterizer?.counters.count(.fallbacks)
             return try serveSecondary(after: failure, drawSize: drawSize, scale: scale, environment: environment)

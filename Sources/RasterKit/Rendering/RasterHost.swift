@@ -5,7 +5,9 @@ import Synchronization
 /// keeps `image` up to date as they change. Assigning a component whose state differs
 /// regenerates; a result for an older state that arrives after a newer one is dropped. When
 /// the component is an `@Observable` class, changing a property it draws from regenerates
-/// too, with all changes of one turn coalesced into one regeneration.
+/// too, with all changes of one turn coalesced into one regeneration. An `@Observable` class
+/// keyed with the default key paths (its stored properties) is drawn once more on each update,
+/// into a one-pixel surface, so that the properties its `draw` reads are watched.
 ///
 /// ```swift
 /// let host = RasterHost(component: Badge(count: 1), size: Size(24), scale: 2, rasterizer: rasterizer)
@@ -100,10 +102,13 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     /// The key of the host's current component at its current size and scale: what the image
     /// shows once any regeneration under way (or, with ``observesChanges`` off, requested by
-    /// ``regenerate()``) is done. Computed from the component's state each time it is read.
+    /// ``regenerate()``) is done. Computed from the component's state each time it is read;
+    /// throws ``StateKeyError`` for a state that cannot be keyed.
     public var cacheKey: CacheKey {
-        let (component, size, scale) = state.withLock { ($0.component, $0.size, $0.scale) }
-        return rasterizer.cacheKey(for: component, size: size, scale: scale)
+        get throws(StateKeyError) {
+            let (component, size, scale) = state.withLock { ($0.component, $0.size, $0.scale) }
+            return try rasterizer.cacheKey(for: component, size: size, scale: scale)
+        }
     }
 
     /// Draw on the thread that changes the host, rather than on the render threads.
@@ -184,11 +189,31 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
         }
         guard let (component, size, scale, synchronous, rasterized) = snapshot else { return }
         // The key is read under observation tracking, so an @Observable component's state
-        // properties are watched from here on.
-        let key = withObservationTracking {
-            rasterizer.cacheKey(for: component, size: size, scale: scale)
+        // properties are watched from here on. A key that reads an observable object's storage
+        // (the default key paths of an @Observable class) goes around its observation, so the
+        // draw runs once more, into one pixel, to watch the properties it reads.
+        let tracksDraw = ComponentKeyPlan.shared(Component.self).takeUnretainedValue().readsObservableStorage
+        let limits = rasterizer.limits
+        let keyed = withObservationTracking {
+            let key = Result { () throws(StateKeyError) in try rasterizer.cacheKey(for: component, size: size, scale: scale) }
+            if tracksDraw { TracingDraw.run(component, size: size, limits: limits) }
+            return key
         } onChange: { [weak self] in
             self?.scheduleObservedChange()
+        }
+        let key: CacheKey
+        switch keyed {
+        case .success(let made):
+            key = made
+        case .failure(let error):
+            let generation = state.withLock { state in
+                state.key = nil
+                state.generation += 1
+                state.pending?.cancel()
+                state.pending = nil
+                return state.generation
+            }
+            return publish(.failure(error), generation: generation)
         }
         let generation: Int? = state.withLock { state in
             guard force || !rasterized || state.key != key else { return nil }

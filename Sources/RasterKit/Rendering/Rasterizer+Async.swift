@@ -5,9 +5,9 @@ extension Rasterizer {
     public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
                                                priority: RenderPriority) async throws -> RasterImage {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        if let image = memoryHit(CacheKey.digest(for: component, size: size, scale: scale)) { return image }
+        if let image = memoryHit(try CacheKey.digest(for: component, size: size, scale: scale)) { return image }
         try Task.checkCancellation()
-        let key = cacheKey(for: component, size: size, scale: scale)
+        let key = try cacheKey(for: component, size: size, scale: scale)
         counters.count(.misses)
         let (job, joined) = scheduler.enqueue(key: key, priority: priority,
                                               work: work(for: component, key: key, geometry: geometry, scale: scale))
@@ -21,8 +21,8 @@ extension Rasterizer {
     /// Prefetches run one at a time, only while no urgent render is queued or running. Invalid
     /// requests are ignored: a prefetch has no one to report to.
     public func prefetch<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1) {
-        guard let geometry = try? RenderGeometry(for: component, size: size, scale: scale) else { return }
-        let key = cacheKey(for: component, size: size, scale: scale)
+        guard let geometry = try? RenderGeometry(for: component, size: size, scale: scale),
+              let key = try? cacheKey(for: component, size: size, scale: scale) else { return }
         if cache.memory.contains(key) { return }
         _ = scheduler.enqueue(key: key, priority: .prefetch, keepAlive: true,
                               work: work(for: component, key: key, geometry: geometry, scale: scale))

@@ -14,7 +14,7 @@ extension Rasterizer {
                                                 options: RenderOptions) throws -> RenderedImage {
         try options.validate()
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = cacheKey(for: component, size: size, scale: scale)
+        let key = try cacheKey(for: component, size: size, scale: scale)
         return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
                                         environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory),
                                         options: options)
@@ -40,7 +40,7 @@ extension Rasterizer {
                                                 priority: RenderPriority, options: RenderOptions = []) async throws -> RenderedImage {
         try options.validate()
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = cacheKey(for: component, size: size, scale: scale)
+        let key = try cacheKey(for: component, size: size, scale: scale)
         if options.readTiers.contains(.memory), let image = memoryHit(key.value) {
             return RenderedImage(image: image, key: key, origin: .memory)
         }

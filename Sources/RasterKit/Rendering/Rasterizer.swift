@@ -58,9 +58,10 @@ public final class Rasterizer: Sendable {
     }
 
     /// The key a request for `component` at `size` and `scale` is cached under, computed from the
-    /// component's current state.
-    public func cacheKey<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) -> CacheKey {
-        CacheKey.make(for: component, size: size, scale: scale)
+    /// component's current state. Throws ``StateKeyError`` when the state holds a value that
+    /// cannot be keyed faithfully (see ``StateHashable`` for what is refused).
+    public func cacheKey<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) throws(StateKeyError) -> CacheKey {
+        try CacheKey.make(for: component, size: size, scale: scale)
     }
 
     /// The image of `component` at `size` points and `scale`, from the cache or drawn now on the
@@ -69,8 +70,8 @@ public final class Rasterizer: Sendable {
     public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) throws -> RasterImage {
         // A memory hit needs only the key's digest: no names, no description, no draw environment.
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        if let image = memoryHit(CacheKey.digest(for: component, size: size, scale: scale)) { return image }
-        return try resolveMiss(component, key: cacheKey(for: component, size: size, scale: scale), geometry: geometry,
+        if let image = memoryHit(try CacheKey.digest(for: component, size: size, scale: scale)) { return image }
+        return try resolveMiss(component, key: try cacheKey(for: component, size: size, scale: scale), geometry: geometry,
                                scale: scale, environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory)).image
     }
 
@@ -78,7 +79,7 @@ public final class Rasterizer: Sendable {
     /// call, served from memory or disk, or taken from a draw another request had started.
     public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1) throws -> RenderedImage {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = cacheKey(for: component, size: size, scale: scale)
+        let key = try cacheKey(for: component, size: size, scale: scale)
         return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
                                         environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory))
     }
@@ -256,7 +257,7 @@ extension Rasterizer: NestedRendering {
     func renderNested<Component: Rasterizable>(_ component: Component, size: Size, scale: Double,
                                                 environment: DrawEnvironment) throws -> RasterImage {
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = cacheKey(for: component, size: size, scale: scale)
+        let key = try cacheKey(for: component, size: size, scale: scale)
         return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale, environment: environment).image
     }
 }

@@ -21,6 +21,10 @@ public struct RenderStatistics: Hashable, Sendable {
     /// Times a ``Fallback`` served its secondary component because its primary failed (now or
     /// within its retry interval).
     public var fallbacks = 0
+    /// Types this process keys through `Mirror`, the slower fallback for values key plans
+    /// cannot read in place (see ``StateHashable``); each is also logged at debug level under
+    /// the label `RasterKit.Keys`. Counted for the whole process, not per rasterizer.
+    public var mirrorFallbacks = 0
     /// What the memory cache holds, for debugging; filled in only by
     /// ``Rasterizer/statistics(listingMemory:)``, so that reading ``Rasterizer/statistics``
     /// stays a few additions.
@@ -56,6 +60,7 @@ final class RenderCounters: Sendable {
         statistics.cancellations = counters.value(of: Counter.cancellations.rawValue)
         statistics.fallbacks = counters.value(of: Counter.fallbacks.rawValue)
         statistics.evictions = evictions
+        statistics.mirrorFallbacks = KeyPlans.mirrorFallbacks
         return statistics
     }
 }

@@ -4,20 +4,22 @@
 /// change, and a cached composite is then served as fast as a plain component. A class is
 /// digested on every key, since its properties can change (and ``RasterHost`` observes them).
 struct StateDigest: Sendable {
-    private let snapshot: StableDigest?
+    private let snapshot: Result<StableDigest, KeyFault>?
 
     init<Component: Rasterizable>(of component: Component) {
-        snapshot = Component.self is AnyClass ? nil : Self.compute(component)
+        snapshot = Component.self is AnyClass ? nil : ComponentKeyPlan.stateDigest(of: component)
     }
 
-    /// The digest of `component`, the value this was made from.
+    /// Writes the digest of `component`, the value this was made from; a state that cannot be
+    /// keyed refuses the composite's key too.
     @inline(__always)
-    func value<Component: Rasterizable>(for component: Component) -> StableDigest {
-        snapshot ?? Self.compute(component)
-    }
-
-    private static func compute<Component: Rasterizable>(_ component: Component) -> StableDigest {
-        // Constants for the size and scale: the composite's own key adds its real ones.
-        ComponentKeyPlan.digest(of: component, size: Size(width: 1, height: 1), scale: 1)
+    func write<Component: Rasterizable>(for component: Component, into hasher: inout StateHasher) {
+        switch snapshot ?? ComponentKeyPlan.stateDigest(of: component) {
+        case .success(let digest):
+            hasher.write(digest.high)
+            hasher.write(digest.low)
+        case .failure(let fault):
+            hasher.fail(fault)
+        }
     }
 }

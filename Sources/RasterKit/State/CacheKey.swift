@@ -8,15 +8,14 @@
 /// MyApp.Badge(count: 3, tint: #FF3B30) 24×24 pt @2x [9f2c41d0…]
 /// ```
 ///
-/// Types are identified by their fully qualified names. A type declared inside a function, or
-/// `private` in a debug build, has no stable name, so it is identified by its position in the
-/// binary: its keys hold across processes running the same build and change when it is rebuilt.
-/// Give component types whose renders should outlive a rebuild internal or public visibility.
+/// Types are identified by their fully qualified names; a `private` type by its file's private
+/// discriminator and a function-local one by its context's linker symbol, so keys are the same
+/// in debug and release builds, linked statically or not (see ``StateHashable``).
 public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The version of RasterKit's key and render format. Changing how keys are computed, or
     /// anything that changes the pixels of existing renders, bumps it, so no store ever
     /// serves renders made by another format.
-    public static let formatVersion = 2
+    public static let formatVersion = 3
 
     /// The 128-bit digest.
     public let value: StableDigest
@@ -62,11 +61,12 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// Hashes the digest.
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
-    /// Computes the key of `component` drawn at `size` points and `scale`.
-    package static func make<Component: Rasterizable>(for component: Component, size: Size, scale: Double) -> CacheKey {
+    /// Computes the key of `component` drawn at `size` points and `scale`, or throws
+    /// ``StateKeyError`` when its state holds a value that cannot be keyed.
+    package static func make<Component: Rasterizable>(for component: Component, size: Size, scale: Double) throws(StateKeyError) -> CacheKey {
         let plan = ComponentKeyPlan.shared(Component.self).takeUnretainedValue()
         let minimumFrame = component.capInsets != nil && component.usesMinimumFrameForCaps
-        return CacheKey(value: ComponentKeyPlan.digest(of: component, size: size, scale: scale), typeName: plan.typeName,
+        return CacheKey(value: try ComponentKeyPlan.digest(of: component, size: size, scale: scale), typeName: plan.typeName,
                         renderVersion: Component.renderVersion, size: minimumFrame ? nil : size, scale: scale) {
             zip(plan.propertyNames, Component.stateKeyPaths).map { name, keyPath in
                 "\(name): \(component[keyPath: keyPath])"
@@ -77,7 +77,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// Only the digest of the key of `component` at `size` and `scale`: what a memory lookup
     /// needs, without the names and the description a full key carries.
     @inline(__always)
-    static func digest<Component: Rasterizable>(for component: Component, size: Size, scale: Double) -> StableDigest {
-        ComponentKeyPlan.digest(of: component, size: size, scale: scale)
+    static func digest<Component: Rasterizable>(for component: Component, size: Size, scale: Double) throws(StateKeyError) -> StableDigest {
+        try ComponentKeyPlan.digest(of: component, size: size, scale: scale)
     }
 }

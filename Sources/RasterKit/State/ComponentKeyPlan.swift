@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// Everything about a component type that its cache keys need and that never changes: its
 /// names, a hasher already seeded with the type header, and for each state key path where its
@@ -25,6 +26,20 @@ final class ComponentKeyPlan: @unchecked Sendable {
     private let steps: UnsafeBufferPointer<Step>
     private let makePropertyNames: @Sendable () -> [String]
     private let describedNames = SanitizerVisibleMutex<[String]?>(nil)
+    /// A value the component's state reaches that cannot be keyed, found when the plan is made:
+    /// every key of the component is then refused, before any value is read.
+    private let refusal: KeyFailure?
+    /// Whether a key reads an `@Observable` object's stored properties directly, which
+    /// observation tracking does not see (``RasterHost`` then tracks a draw instead).
+    let readsObservableStorage: Bool
+
+    /// Where a key failed: the fault, the step whose value holds it, and the properties below
+    /// that step's key path that lead to it (when known).
+    private struct KeyFailure: Error {
+        let fault: KeyFault
+        let step: Int
+        let path: String
+    }
 
     private init<Component: Rasterizable>(_: Component.Type) {
         typeName = TypeIdentity.stableName(of: Component.self)
@@ -41,6 +56,49 @@ final class ComponentKeyPlan: @unchecked Sendable {
         _ = steps.initialize(from: keyPaths.map { Self.step(for: $0) })
         self.steps = UnsafeBufferPointer(steps)
         makePropertyNames = { Self.propertyNames(of: Component.self) }
+        refusal = Self.findRefusal(in: UnsafeBufferPointer(steps))
+        readsObservableStorage = Self.reachesObservableObject(from: UnsafeBufferPointer(steps))
+    }
+
+    private static func reachesObservableObject(from steps: UnsafeBufferPointer<Step>) -> Bool {
+        var searched: Set<ObjectIdentifier> = []
+        func search(_ plan: PlanRef) -> Bool {
+            guard searched.insert(plan.identity).inserted else { return false }
+            return plan.withPlan { typePlan in
+                (typePlan is ObjectPlan && typePlan.type is any Observable.Type) || typePlan.parts.contains { search($0.plan) }
+            }
+        }
+        return steps.contains { search($0.plan) }
+    }
+
+    /// The first refused plan any step reaches through the plans its values are written with
+    /// (not through existentials or conformances, whose types are known only at run time), and
+    /// the properties leading to it.
+    private static func findRefusal(in steps: UnsafeBufferPointer<Step>) -> KeyFailure? {
+        var searched: Set<ObjectIdentifier> = []
+        func search(_ plan: PlanRef, path: String) -> (String, KeyFault)? {
+            guard searched.insert(plan.identity).inserted else { return nil }
+            return plan.withPlan { typePlan in
+                if let refused = typePlan as? RefusedPlan { return (path, KeyFault(kind: .refused, plan: PlanRef(refused))) }
+                for part in typePlan.parts {
+                    if let found = search(part.plan, path: path + part.label) { return found }
+                }
+                return nil
+            }
+        }
+        for (index, step) in steps.enumerated() {
+            if let (path, fault) = search(step.plan, path: "") { return KeyFailure(fault: fault, step: index, path: path) }
+        }
+        return nil
+    }
+
+    /// The error for a failure: the key path is the component's, then the properties below it.
+    private func error(for failure: KeyFailure) -> StateKeyError {
+        let names = propertyNames
+        let name = failure.step < names.count ? names[failure.step] : "self"
+        // `\Card.self` is the whole value: its properties follow the root directly.
+        let root = "\\" + TypeIdentity.shortName(of: typeName) + (name == "self" ? "" : "." + name)
+        return failure.fault.error(keyPath: root + failure.path)
     }
 
     deinit {
@@ -55,29 +113,44 @@ final class ComponentKeyPlan: @unchecked Sendable {
         return componentPlans.add(ComponentKeyPlan(Component.self), for: Component.self)
     }
 
-    /// The digest of `component` at `size` and `scale`.
+    /// The digest of `component` at `size` and `scale`, or ``StateKeyError`` when its state
+    /// holds a value that cannot be keyed.
     @inline(__always)
-    static func digest<Component: Rasterizable>(of component: Component, size: Size, scale: Double) -> StableDigest {
+    static func digest<Component: Rasterizable>(of component: Component, size: Size, scale: Double) throws(StateKeyError) -> StableDigest {
         let caps = component.capInsets
         let minimumFrame = caps != nil && component.usesMinimumFrameForCaps
-        return shared(Component.self)._withUnsafeGuaranteedRef { plan in
+        let plan = shared(Component.self)
+        let result = plan._withUnsafeGuaranteedRef { plan in
             withUnsafePointer(to: component) { base in
                 plan.digest(ofComponentAt: UnsafeRawPointer(base), capInsets: caps, minimumFrame: minimumFrame,
                             size: size, scale: scale)
             }
         }
+        switch result {
+        case .success(let digest): return digest
+        case .failure(let failure): throw plan.takeUnretainedValue().error(for: failure)
+        }
+    }
+
+    /// The digest of a component's type, render version and state (with a fixed size and
+    /// scale), for components made of others; or the fault that refused it.
+    static func stateDigest<Component: Rasterizable>(of component: Component) -> Result<StableDigest, KeyFault> {
+        let caps = component.capInsets
+        let minimumFrame = caps != nil && component.usesMinimumFrameForCaps
+        return shared(Component.self)._withUnsafeGuaranteedRef { plan in
+            withUnsafePointer(to: component) { base in
+                plan.digest(ofComponentAt: UnsafeRawPointer(base), capInsets: caps, minimumFrame: minimumFrame,
+                            size: Size(width: 1, height: 1), scale: 1).mapError(\.fault)
+            }
+        }
     }
 
     private func digest(ofComponentAt base: UnsafeRawPointer, capInsets caps: EdgeInsets?, minimumFrame: Bool,
-                        size: Size, scale: Double) -> StableDigest {
+                        size: Size, scale: Double) -> Result<StableDigest, KeyFailure> {
+        if let refusal { return .failure(refusal) }
         var hasher = seed
-        for step in steps {
-            if step.offset >= 0 {
-                step.plan.write(base + step.offset, into: &hasher, depth: 0)
-            } else if let read = step.read {
-                read(base, &hasher)
-            }
-        }
+        for step in steps { write(step, of: base, into: &hasher) }
+        if let fault = hasher.fault { return .failure(runtimeFailure(for: fault, base: base)) }
         if let caps {
             hasher.write(tag: minimumFrame ? .minimumFrame : .capInsets)
             hasher.write(caps.top)
@@ -92,7 +165,27 @@ final class ComponentKeyPlan: @unchecked Sendable {
         }
         hasher.write(tag: .scale)
         hasher.write(scale)
-        return hasher.digest
+        return .success(hasher.digest)
+    }
+
+    @inline(__always)
+    private func write(_ step: Step, of base: UnsafeRawPointer, into hasher: inout StateHasher) {
+        if step.offset >= 0 {
+            step.plan.write(base + step.offset, into: &hasher, depth: 0)
+        } else if let read = step.read {
+            read(base, &hasher)
+        }
+    }
+
+    /// Where a value found at run time failed: each step is written again alone to find the key
+    /// path that holds it.
+    private func runtimeFailure(for fault: KeyFault, base: UnsafeRawPointer) -> KeyFailure {
+        for (index, step) in steps.enumerated() {
+            var single = StateHasher()
+            write(step, of: base, into: &single)
+            if let found = single.fault { return KeyFailure(fault: found, step: index, path: "") }
+        }
+        return KeyFailure(fault: fault, step: 0, path: "")
     }
 
     /// Each key path's property name, for descriptions. Worked out on the first description

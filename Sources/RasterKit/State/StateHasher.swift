@@ -14,8 +14,10 @@ import Foundation
 /// ```
 public struct StateHasher: Sendable {
     package var sip: SipHash128
-    /// Class instances being written, for cycle protection.
-    var visiting = VisitStack()
+    /// The class instances this key has met, each written once (see ``ObjectOrdinals``).
+    var objects = ObjectOrdinals()
+    /// Set by the first value that cannot be keyed; the key is then refused, never used.
+    var fault: KeyFault?
 
     package init(sip: SipHash128 = SipHash128()) { self.sip = sip }
 
@@ -23,7 +25,8 @@ public struct StateHasher: Sendable {
     public mutating func combine<Value: StateHashable>(_ value: Value) { value.hashState(into: &self) }
 
     /// Adds any value as RasterKit keys state: through its type's key plan, which reads its stored
-    /// properties (see ``StateHashable`` for what is written for each kind of value).
+    /// properties (see ``StateHashable`` for what is written for each kind of value). A value
+    /// that cannot be keyed makes the component's key throw ``StateKeyError``.
     public mutating func combine<Value>(reflecting value: Value) {
         KeyPlans.write(value, into: &self)
     }
@@ -95,9 +98,23 @@ public struct StateHasher: Sendable {
 }
 
 extension StateHasher {
+    /// Records that the value `plan` writes cannot be keyed (the first such value wins).
+    @inline(never)
+    mutating func fail(_ kind: KeyFault.Kind, at plan: TypePlan) {
+        fail(KeyFault(kind: kind, plan: PlanRef(plan)))
+    }
+
+    /// Records a fault found elsewhere (in a component this one is made of).
+    mutating func fail(_ found: KeyFault) {
+        if fault == nil { fault = found }
+    }
+
     /// Writes the members of an unordered collection in a canonical order: each member is
-    /// digested alone by `writeMember(index, &memberHasher)` (sharing the current cycle-protection
-    /// stack), and the sorted digests are written. Digests of small collections stay on the stack.
+    /// digested alone by `writeMember(index, &memberHasher)`, and the sorted digests are
+    /// written. A member hasher starts with the objects met so far, so a member referring to
+    /// one writes the same reference whatever the order; objects first met inside a member are
+    /// forgotten after it, since members are visited in an order that differs between
+    /// processes. Digests of small collections stay on the stack.
     mutating func writeUnordered(count: Int, _ writeMember: (Int, inout StateHasher) -> Void) {
         write(count)
         guard count > 0 else { return }
@@ -105,8 +122,9 @@ extension StateHasher {
             var digests = buffer
             for index in 0..<count {
                 var single = StateHasher()
-                single.visiting = visiting
+                single.objects = objects
                 writeMember(index, &single)
+                if fault == nil, let memberFault = single.fault { fault = memberFault }
                 digests.initializeElement(at: index, to: single.digest)
             }
             digests.sort()
@@ -119,43 +137,62 @@ extension StateHasher {
     }
 }
 
-/// The class instances a key is in the middle of writing, innermost last: the first eight in
-/// place, so keying a few nested objects allocates nothing.
-struct VisitStack: Sendable {
+/// Why a key could not be made: the plan of the value that refused, and how. Plans live as
+/// long as the process, so the hasher carries only a reference to one.
+struct KeyFault: Error, Sendable {
+    enum Kind: Sendable { case refused, tooDeep }
+    let kind: Kind
+    let plan: PlanRef
+
+    /// The error for this fault, reached through `keyPath`.
+    func error(keyPath: String) -> StateKeyError {
+        plan.withPlan { plan in
+            let refused = plan as? RefusedPlan
+            let reason = kind == .tooDeep ? .tooDeep : refused?.reason ?? .undescribedStorage
+            let name = refused?.typeName ?? TypeIdentity.stableName(of: plan.type)
+            return StateKeyError(typeName: name, keyPath: keyPath, reason: reason)
+        }
+    }
+}
+
+/// The class instances one key has met, in the order it met them. An instance met again — a
+/// cycle, or two references to one object — is written as its ordinal, so every object is
+/// written once and a graph that shares objects is keyed in time linear in its objects.
+/// Ordinals follow the order of the walk, which the values alone decide, so they are the same
+/// in every process. The first eight are kept in place, so keying a few objects allocates nothing.
+struct ObjectOrdinals: Sendable {
     private var inline: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
-    /// Nil until needed, so copying a stack (every key starts from a copy) retains nothing.
-    private var overflow: [UInt]? = nil
+    /// Ordinals from 8 on; nil until needed, so copying a table (every key starts from a copy)
+    /// retains nothing.
+    private var overflow: [UInt: Int]? = nil
     private(set) var count = 0
 
-    /// How many levels up `object` is being written (1 for the innermost), or nil.
-    func distance(to object: UInt) -> Int? {
-        var index = count - 1
-        while index >= 0 {
-            if self[index] == object { return count - index }
-            index -= 1
+    /// The ordinal of `object`, if this key has met it.
+    @inline(__always)
+    func ordinal(of object: UInt) -> Int? {
+        let inlineCount = min(count, 8)
+        if inlineCount > 0 {
+            let found: Int? = withUnsafeBytes(of: inline) { words in
+                for index in 0..<inlineCount where words.load(fromByteOffset: index * 8, as: UInt.self) == object {
+                    return index
+                }
+                return nil
+            }
+            if let found { return found }
         }
-        return nil
+        return count > 8 ? overflow?[object] : nil
     }
 
-    mutating func push(_ object: UInt) {
+    /// Gives `object` the next ordinal.
+    mutating func add(_ object: UInt) {
         if count < 8 {
             withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: object, toByteOffset: count * 8, as: UInt.self) }
         } else {
-            var deeper = overflow ?? []
-            overflow = nil  // so that `deeper` is the array's only reference and grows in place
-            deeper.append(object)
-            overflow = deeper
+            var table = overflow ?? [:]
+            overflow = nil  // so that `table` is the dictionary's only reference and grows in place
+            table[object] = count
+            overflow = table
         }
         count += 1
-    }
-
-    mutating func pop() {
-        count -= 1
-        if count >= 8 { overflow?.removeLast() }
-    }
-
-    private subscript(index: Int) -> UInt {
-        if index < 8 { return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: index * 8, as: UInt.self) } }
-        return overflow?[index - 8] ?? 0
     }
 }

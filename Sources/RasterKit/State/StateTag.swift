@@ -9,8 +9,15 @@
 enum StateTag: UInt8, CaseIterable {
     case bool = 1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, int, uint, float, double
     case string, bytes, date, url, uuid
+    // Key format 3: the standard library's and Foundation's types whose storage plans cannot read.
+    case int128, uint128, float16, float80, simd, characterSet, timeZone, calendar, locale, attributedString
+    case indexSet
     case none = 0x20, some, sequence, dictionary, set, structure, enumeration, tuple, object, backReference
+    /// `opaque` is no longer written (format 3 refuses what it keyed by type alone); kept so
+    /// that its byte is never given another meaning.
     case custom, opaque, metatype
+    /// An existential's dynamic type, in front of its value (format 3).
+    case existential
     case header = 0x40, size, scale, capInsets, minimumFrame
 }
 

@@ -1,13 +1,18 @@
 import Foundation
+import Testing
 @testable import RasterKit
 
 /// The key stream `StateHashable`'s documentation specifies, written the slow, obvious way: with
-/// `Mirror`, value by value. Compiled key plans must write exactly these bytes for every value.
+/// `Mirror`, value by value (and, for a type with a custom mirror, its stored properties read one
+/// by one). Compiled key plans must write exactly these bytes for every value. The value is
+/// taken as an existential: its dynamic type comes first, as for any `Any`.
 enum ReferenceKeyWalker {
     static func digest(_ value: Any) -> StableDigest {
         var hasher = StateHasher()
-        var visiting: [ObjectIdentifier] = []
-        walk(value, into: &hasher, visiting: &visiting)
+        var objects: [ObjectIdentifier] = []
+        hasher.write(tag: .existential)
+        hasher.write(TypeIdentity.stableID(of: Swift.type(of: value)))
+        walk(value, into: &hasher, visiting: &objects)
         return hasher.digest
     }
 
@@ -22,10 +27,6 @@ enum ReferenceKeyWalker {
             guard let wrapped = Mirror(reflecting: value).children.first?.value else { return hasher.write(tag: .none) }
             hasher.write(tag: .some)
             return walk(wrapped, into: &hasher, visiting: &visiting)
-        }
-        if type is any _Pointer.Type {
-            hasher.write(tag: .opaque)
-            return hasher.write(TypeIdentity.stableID(of: type))
         }
         if let metatype = value as? Any.Type {
             hasher.write(tag: .metatype)
@@ -56,7 +57,7 @@ enum ReferenceKeyWalker {
             }, into: &hasher)
             return
         }
-        if type is any CustomReflectable.Type { return walkCustom(value, into: &hasher, visiting: &visiting) }
+        if type is any CustomReflectable.Type { return walkStored(value, into: &hasher, visiting: &visiting) }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional:
@@ -72,14 +73,14 @@ enum ReferenceKeyWalker {
             hasher.write(TypeIdentity.caseID(of: type, case: caseName(of: value)))
             if let payload = mirror.children.first?.value { walk(payload, into: &hasher, visiting: &visiting) }
         case .class:
-            hasher.write(tag: .object)
-            hasher.write(TypeIdentity.stableID(of: type))
             let identity = ObjectIdentifier(value as AnyObject)
-            if let index = visiting.lastIndex(of: identity) {
+            if let ordinal = visiting.firstIndex(of: identity) {
                 hasher.write(tag: .backReference)
-                return hasher.write(visiting.count - index)
+                return hasher.write(ordinal)
             }
             visiting.append(identity)
+            hasher.write(tag: .object)
+            hasher.write(TypeIdentity.stableID(of: type))
             // The root class's properties first.
             var levels: [Mirror] = []
             var level: Mirror? = mirror
@@ -90,56 +91,41 @@ enum ReferenceKeyWalker {
             for current in levels.reversed() {
                 for child in current.children { walk(child.value, into: &hasher, visiting: &visiting) }
             }
-            visiting.removeLast()
         default:
-            hasher.write(tag: .opaque)
-            hasher.write(TypeIdentity.stableID(of: type))
+            Issue.record("the reference walk does not key \(type)")
         }
     }
 
-    private static func walkCustom(_ value: Any, into hasher: inout StateHasher, visiting: inout [ObjectIdentifier]) {
-        hasher.write(tag: .custom)
-        hasher.write(TypeIdentity.stableID(of: type(of: value)))
-        let mirror = Mirror(reflecting: value)
-        var pushed = false
-        if mirror.displayStyle == .class || type(of: value) is AnyClass {
-            let identity = ObjectIdentifier(value as AnyObject)
-            if let index = visiting.lastIndex(of: identity) {
+    /// A struct or class with a custom mirror: its stored properties, read at their offsets.
+    private static func walkStored(_ value: Any, into hasher: inout StateHasher, visiting: inout [ObjectIdentifier]) {
+        let type = Swift.type(of: value)
+        guard let fields = StoredField.of(type) else {
+            Issue.record("no fields for \(type)")
+            return
+        }
+        func read(at base: UnsafeRawPointer) {
+            for field in fields {
+                func load<Field>(_: Field.Type) -> Any { (base + field.offset).assumingMemoryBound(to: Field.self).pointee }
+                walk(_openExistential(field.type, do: load), into: &hasher, visiting: &visiting)
+            }
+        }
+        if type is AnyClass {
+            let object = value as AnyObject
+            let identity = ObjectIdentifier(object)
+            if let ordinal = visiting.firstIndex(of: identity) {
                 hasher.write(tag: .backReference)
-                return hasher.write(visiting.count - index)
+                return hasher.write(ordinal)
             }
             visiting.append(identity)
-            pushed = true
+            hasher.write(tag: .object)
+            hasher.write(TypeIdentity.stableID(of: type))
+            read(at: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()))
+        } else {
+            hasher.write(tag: .structure)
+            hasher.write(TypeIdentity.stableID(of: type))
+            func open<Value>(_ value: Value) { withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0)) } }
+            _openExistential(value, do: open)
         }
-        let codes: [Mirror.DisplayStyle: UInt8] = [.struct: 1, .class: 2, .enum: 3, .tuple: 4, .optional: 5,
-                                                   .collection: 6, .dictionary: 7, .set: 8]
-        hasher.sip.write(mirror.displayStyle.flatMap { codes[$0] } ?? 0)
-        var level: Mirror? = mirror
-        while let current = level {
-            func child(_ child: Mirror.Child, _ into: inout StateHasher, _ visiting: inout [ObjectIdentifier]) {
-                if let label = child.label {
-                    into.write(tag: .some)
-                    into.write(label)
-                } else {
-                    into.write(tag: .none)
-                }
-                walk(child.value, into: &into, visiting: &visiting)
-            }
-            let children = Array(current.children)
-            if current.displayStyle == .set || current.displayStyle == .dictionary {
-                writeUnordered(children.map { member in
-                    var single = StateHasher()
-                    var nested = visiting
-                    child(member, &single, &nested)
-                    return single.digest
-                }, into: &hasher)
-            } else {
-                hasher.write(children.count)
-                for member in children { child(member, &hasher, &visiting) }
-            }
-            level = current.superclassMirror
-        }
-        if pushed { visiting.removeLast() }
     }
 
     private static func writeUnordered(_ digests: [StableDigest], into hasher: inout StateHasher) {

@@ -9,24 +9,20 @@ final class ContiguousCollectionPlan<Elements: Collection>: TypePlan, @unchecked
         super.init(type: Elements.self)
     }
 
+    override var parts: [(label: String, plan: PlanRef)] { [("[]", element)] }
+
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         // Always available for the three types this plan is made for (see `KeyPlanning`).
         _ = value.assumingMemoryBound(to: Elements.self).pointee.withContiguousStorageIfAvailable { elements in
-            writeElements(elements, element: element, into: &hasher, depth: depth)
+            hasher.write(tag: .sequence)
+            hasher.write(elements.count)
+            guard let base = elements.baseAddress else { return }
+            guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
+            let stride = MemoryLayout<Elements.Element>.stride
+            let start = UnsafeRawPointer(base)
+            for index in 0..<elements.count { element.write(start + index * stride, into: &hasher, depth: depth + 1) }
         }
     }
-}
-
-@inline(__always)
-private func writeElements<Element>(_ elements: UnsafeBufferPointer<Element>, element: PlanRef,
-                                    into hasher: inout StateHasher, depth: Int) {
-    hasher.write(tag: .sequence)
-    hasher.write(elements.count)
-    guard depth < TypePlan.depthLimit else { return hasher.write(tag: .opaque) }
-    guard let base = elements.baseAddress else { return }
-    let stride = MemoryLayout<Element>.stride
-    let start = UnsafeRawPointer(base)
-    for index in 0..<elements.count { element.write(start + index * stride, into: &hasher, depth: depth + 1) }
 }
 
 /// `Set`: each element digested alone, the digests sorted, so that neither insertion order nor
@@ -39,9 +35,11 @@ final class SetPlan<Element: Hashable>: TypePlan, @unchecked Sendable {
         super.init(type: Set<Element>.self)
     }
 
+    override var parts: [(label: String, plan: PlanRef)] { [("[]", element)] }
+
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: .set)
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
         let set = value.assumingMemoryBound(to: Set<Element>.self)
         var members = set.pointee.makeIterator()
         let plan = element
@@ -63,9 +61,11 @@ final class DictionaryPlan<Key: Hashable, Value>: TypePlan, @unchecked Sendable 
         super.init(type: [Key: Value].self)
     }
 
+    override var parts: [(label: String, plan: PlanRef)] { [("[key]", key), ("[value]", value)] }
+
     override func write(_ address: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: .dictionary)
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
         let dictionary = address.assumingMemoryBound(to: [Key: Value].self)
         var members = dictionary.pointee.makeIterator()
         let keyPlan = key, valuePlan = value

@@ -19,10 +19,18 @@ final class EnumPlan: TypePlan, @unchecked Sendable {
         super.init(type: type)
     }
 
-    func setCases(_ cases: [EnumCasePlan]) {
+    func setCases(_ cases: [EnumCasePlan], names: [String]) {
         let storage = UnsafeMutableBufferPointer<EnumCasePlan>.allocate(capacity: cases.count)
         _ = storage.initialize(from: cases)
         self.cases = UnsafeBufferPointer(storage)
+        caseNames = names
+    }
+
+    /// Each case's name, for messages.
+    private var caseNames: [String] = []
+
+    override var parts: [(label: String, plan: PlanRef)] {
+        zip(caseNames, cases).compactMap { name, enumCase in enumCase.payload.map { (".\(name)", $0) } }
     }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
@@ -32,7 +40,7 @@ final class EnumPlan: TypePlan, @unchecked Sendable {
         let enumCase = cases[tag]
         hasher.write(enumCase.id)
         guard let payload = enumCase.payload else { return }
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
         if readsInPlace { return enumCase.writePayload(payload, at: value, into: &hasher, depth: depth) }
         withUnsafeTemporaryAllocation(byteCount: max(witnesses.size, 1), alignment: witnesses.alignment) { buffer in
             guard let copy = buffer.baseAddress else { return }
@@ -114,11 +122,13 @@ final class OptionalPlan: TypePlan, @unchecked Sendable {
         super.init(type: type)
     }
 
+    override var parts: [(label: String, plan: PlanRef)] { [("?", wrapped)] }
+
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         // `Optional` numbers `some` 0 and `none` 1.
         guard getEnumTag(value, metadata) == 0 else { return hasher.write(tag: .none) }
         hasher.write(tag: .some)
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
         wrapped.write(value, into: &hasher, depth: depth + 1)
     }
 }

@@ -1,54 +1,42 @@
-/// The fallback for what a compiled plan cannot read safely: types with a custom mirror
-/// (`CustomReflectable`), whose key must follow what their mirror shows rather than how they
-/// are stored; enums whose metadata lacks what ``EnumLayout`` needs; and types holding a `weak`
-/// reference to a protocol existential. Walked with `Mirror` on every value, so slower; each
-/// child is written by the plan of its own type.
+/// The fallback for what a compiled plan cannot read in place: a struct or class holding a
+/// `weak` or `unowned` reference to a protocol existential, whose storage differs from a class
+/// reference's. Walked with `Mirror` on every value, so slower; each child is written by the
+/// plan of its own dynamic type. A type's own custom mirror (`CustomReflectable`) is never what
+/// is keyed (it may leave out what is drawn), and a mirror is only asked of types without one.
+/// Every type keyed this way is counted (``KeyPlans/mirrorFallbacks``, shown in
+/// ``RenderStatistics/mirrorFallbacks``) and logged at debug level.
 ///
 /// Written as: the type, the mirror's display style, then for the mirror and each superclass
-/// mirror the number of children and each child's label and value; a set's or dictionary's
-/// children are digested alone and sorted, as for `Set` and `Dictionary`.
+/// mirror the number of children and each child's label and value.
 final class MirrorPlan<Value>: TypePlan, @unchecked Sendable {
     private let isClass: Bool
 
     init() {
         isClass = RuntimeABI.Kind(of: Value.self) == .class
         super.init(type: Value.self)
+        KeyPlans.recordMirrorFallback(Value.self)
     }
 
     override func write(_ address: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         let value = address.assumingMemoryBound(to: Value.self).pointee
-        hasher.write(tag: .custom)
-        hasher.write(typeID)
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
-        var identity: UInt?
         if isClass {
             let object = UInt(bitPattern: ObjectIdentifier(value as AnyObject))
-            if let distance = hasher.visiting.distance(to: object) {
+            if let ordinal = hasher.objects.ordinal(of: object) {
                 hasher.write(tag: .backReference)
-                return hasher.write(distance)
+                return hasher.write(ordinal)
             }
-            identity = object
-            hasher.visiting.push(object)
+            hasher.objects.add(object)
         }
+        hasher.write(tag: .custom)
+        hasher.write(typeID)
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
         var mirror: Mirror? = Mirror(reflecting: value)
         hasher.sip.write(Self.styleCode(mirror?.displayStyle))
         while let current = mirror {
-            Self.writeChildren(of: current, into: &hasher, depth: depth + 1)
-            mirror = current.superclassMirror
-        }
-        if identity != nil { hasher.visiting.pop() }
-    }
-
-    private static func writeChildren(of mirror: Mirror, into hasher: inout StateHasher, depth: Int) {
-        let children = Array(mirror.children)
-        switch mirror.displayStyle {
-        case .set, .dictionary:
-            hasher.writeUnordered(count: children.count) { index, single in
-                writeChild(children[index], into: &single, depth: depth)
-            }
-        default:
+            let children = Array(current.children)
             hasher.write(children.count)
-            for child in children { writeChild(child, into: &hasher, depth: depth) }
+            for child in children { Self.writeChild(child, into: &hasher, depth: depth + 1) }
+            mirror = current.superclassMirror
         }
     }
 

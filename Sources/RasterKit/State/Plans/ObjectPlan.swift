@@ -1,23 +1,22 @@
 /// Class instances, by content and never by address: the instance's dynamic type, then the
-/// stored properties of its class and superclasses. An instance met again while it is still
-/// being written is a cycle, written as a reference to how far up it is.
+/// stored properties of its class and superclasses. An instance the key has met before — a
+/// cycle, or a second reference to one object — is written as the ordinal of its first
+/// appearance (see ``ObjectOrdinals``), so each object is written once.
 ///
 /// A reference whose instance is of a subclass is written by the subclass's plan, found by the
 /// instance's metadata pointer without a lock.
 final class ObjectPlan: TypePlan, @unchecked Sendable {
     private let metadata: UnsafeRawPointer
-    private var fields: UnsafeBufferPointer<StructPlan.Field> = UnsafeBufferPointer(start: nil, count: 0)
+    private var fields = FieldList()
 
     override init(type: Any.Type) {
         metadata = RuntimeABI.address(of: type)
         super.init(type: type)
     }
 
-    func setFields(_ fields: [StructPlan.Field]) {
-        let storage = UnsafeMutableBufferPointer<StructPlan.Field>.allocate(capacity: fields.count)
-        _ = storage.initialize(from: fields)
-        self.fields = UnsafeBufferPointer(storage)
-    }
+    func setFields(_ fields: [StructPlan.Field], names: [String]) { self.fields = FieldList(fields, names: names) }
+
+    override var parts: [(label: String, plan: PlanRef)] { fields.parts }
 
     /// `value` holds a strong reference.
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
@@ -29,17 +28,16 @@ final class ObjectPlan: TypePlan, @unchecked Sendable {
                 $0.write(value, into: &hasher, depth: depth)
             }
         }
+        let identity = UInt(bitPattern: object)
+        if let ordinal = hasher.objects.ordinal(of: identity) {
+            hasher.write(tag: .backReference)
+            return hasher.write(ordinal)
+        }
+        hasher.objects.add(identity)
         hasher.write(tag: .object)
         hasher.write(typeID)
-        let identity = UInt(bitPattern: object)
-        if let distance = hasher.visiting.distance(to: identity) {
-            hasher.write(tag: .backReference)
-            return hasher.write(distance)
-        }
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
-        hasher.visiting.push(identity)
-        for field in fields { field.plan.write(object + field.offset, into: &hasher, depth: depth + 1) }
-        hasher.visiting.pop()
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
+        for field in fields.buffer { field.plan.write(object + field.offset, into: &hasher, depth: depth + 1) }
     }
 }
 
@@ -52,6 +50,8 @@ final class WeakReferencePlan<Object: AnyObject>: TypePlan, @unchecked Sendable 
         self.objectPlan = PlanRef(objectPlan)
         super.init(type: Object?.self)
     }
+
+    override var parts: [(label: String, plan: PlanRef)] { [("?", objectPlan)] }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         writeOptionalReference(value.assumingMemoryBound(to: Storage.self).pointee.object, plan: objectPlan,
@@ -70,6 +70,8 @@ final class UnownedReferencePlan<Object: AnyObject>: TypePlan, @unchecked Sendab
         super.init(type: Object.self)
     }
 
+    override var parts: [(label: String, plan: PlanRef)] { [("", objectPlan)] }
+
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         var object = value.assumingMemoryBound(to: Storage.self).pointee.object
         withUnsafePointer(to: &object) { objectPlan.write(UnsafeRawPointer($0), into: &hasher, depth: depth) }
@@ -86,6 +88,8 @@ final class OptionalUnownedReferencePlan<Object: AnyObject>: TypePlan, @unchecke
         super.init(type: Object?.self)
     }
 
+    override var parts: [(label: String, plan: PlanRef)] { [("?", objectPlan)] }
+
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         writeOptionalReference(value.assumingMemoryBound(to: Storage.self).pointee.object, plan: objectPlan,
                                into: &hasher, depth: depth)
@@ -101,13 +105,14 @@ private func writeOptionalReference<Object: AnyObject>(_ object: Object?, plan: 
     withUnsafePointer(to: &object) { plan.write(UnsafeRawPointer($0), into: &hasher, depth: depth + 1) }
 }
 
-/// `Any`, `any P`, `AnyObject` and `any Error`: the value inside, written by the plan of its own
-/// dynamic type (found without a lock).
+/// `Any`, `any P`, `AnyObject` and `any Error`: the dynamic type of the value inside, then the
+/// value, written by the plan of that type (found without a lock). The type comes first because
+/// values of different types can write the same bytes: an empty `[Int]` and an empty `[String]`.
 final class ExistentialPlan<Existential>: TypePlan, @unchecked Sendable {
     init() { super.init(type: Existential.self) }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
         // Erasing a generic value whose type is itself an existential wraps it once more;
         // `write(dynamic:)` looks through every layer.
         KeyPlans.write(dynamic: value.assumingMemoryBound(to: Existential.self).pointee, into: &hasher, depth: depth + 1)

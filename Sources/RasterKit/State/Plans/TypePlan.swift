@@ -6,9 +6,10 @@
 /// them) and never change once published, so they are shared by every thread without locks;
 /// plans refer to each other through ``PlanRef``, which costs no reference counting.
 class TypePlan: @unchecked Sendable {
-    /// Recursion deeper than this is a value that nests without end (not a cycle of objects,
-    /// which is caught separately): it is cut off with a marker rather than overflowing the stack.
-    static let depthLimit = 256
+    /// Values nested deeper than this are refused (``StateKeyError/Reason/tooDeep``) rather than
+    /// cut short or allowed to overflow the stack; an object met again adds no level, since it
+    /// is written as a reference.
+    static let depthLimit = StateKeyError.depthLimit
 
     /// The type this plan writes.
     let type: Any.Type
@@ -25,6 +26,12 @@ class TypePlan: @unchecked Sendable {
     func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         preconditionFailure("\(Self.self) must override write(_:into:depth:)")
     }
+
+    /// The plans this one writes values with, each with how it is reached (`.name` for a
+    /// property, `[]` for an element): what ``ComponentKeyPlan`` searches for a refusal before
+    /// any value is keyed. Plans that find their value's type at run time (existentials,
+    /// `Mirror`, conformances) have none.
+    var parts: [(label: String, plan: PlanRef)] { [] }
 }
 
 /// A reference from one plan to another that is never retained or released: plans live as long
@@ -43,14 +50,29 @@ struct PlanRef: @unchecked Sendable {
     }
 
     var typeID: UInt64 { plan._withUnsafeGuaranteedRef { $0.typeID } }
+
+    func withPlan<Result>(_ body: (TypePlan) -> Result) -> Result { plan._withUnsafeGuaranteedRef(body) }
+
+    var identity: ObjectIdentifier { ObjectIdentifier(plan.takeUnretainedValue()) }
 }
 
-/// Values with nothing to read: functions, raw pointers, builtin and imported types without
-/// field records. Keyed by their type alone.
-final class OpaquePlan: TypePlan, @unchecked Sendable {
+/// A type whose values cannot be keyed faithfully (see ``StateKeyError/Reason``): a component
+/// whose state reaches it is refused before any key is made, and a value of it met at run time
+/// (behind an existential) fails the key it is in.
+final class RefusedPlan: TypePlan, @unchecked Sendable {
+    let reason: StateKeyError.Reason
+    /// The refused type's name, when `type` is not it (a non-copyable field's, which reflection
+    /// reports as `()`).
+    let typeName: String?
+
+    init(type: Any.Type, reason: StateKeyError.Reason, typeName: String? = nil) {
+        self.reason = reason
+        self.typeName = typeName
+        super.init(type: type)
+    }
+
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
-        hasher.write(tag: .opaque)
-        hasher.write(typeID)
+        hasher.fail(.refused, at: self)
     }
 }
 
@@ -77,25 +99,40 @@ final class StructPlan: TypePlan, @unchecked Sendable {
 
     private let tag: StateTag
     /// Filled in once, while the plan is built (a recursive type's fields may refer to it).
-    private var fields: UnsafeBufferPointer<Field> = UnsafeBufferPointer(start: nil, count: 0)
+    private var fields = FieldList()
 
     init(type: Any.Type, tag: StateTag) {
         self.tag = tag
         super.init(type: type)
     }
 
-    func setFields(_ fields: [Field]) {
-        let storage = UnsafeMutableBufferPointer<Field>.allocate(capacity: fields.count)
-        _ = storage.initialize(from: fields)
-        self.fields = UnsafeBufferPointer(storage)
-    }
+    func setFields(_ fields: [Field], names: [String]) { self.fields = FieldList(fields, names: names) }
+
+    override var parts: [(label: String, plan: PlanRef)] { fields.parts }
 
     override func write(_ value: UnsafeRawPointer, into hasher: inout StateHasher, depth: Int) {
         hasher.write(tag: tag)
         hasher.write(typeID)
-        guard depth < Self.depthLimit else { return hasher.write(tag: .opaque) }
-        for field in fields { field.plan.write(value + field.offset, into: &hasher, depth: depth + 1) }
+        guard depth < Self.depthLimit else { return hasher.fail(.tooDeep, at: self) }
+        for field in fields.buffer { field.plan.write(value + field.offset, into: &hasher, depth: depth + 1) }
     }
+}
+
+/// The stored properties a struct, tuple or object plan writes, and their names for messages.
+struct FieldList {
+    private(set) var buffer = UnsafeBufferPointer<StructPlan.Field>(start: nil, count: 0)
+    private var names: [String] = []
+
+    init() {}
+
+    init(_ fields: [StructPlan.Field], names: [String]) {
+        let storage = UnsafeMutableBufferPointer<StructPlan.Field>.allocate(capacity: fields.count)
+        _ = storage.initialize(from: fields)
+        buffer = UnsafeBufferPointer(storage)
+        self.names = names
+    }
+
+    var parts: [(label: String, plan: PlanRef)] { zip(names, buffer).map { ("." + $0, $1.plan) } }
 }
 
 /// A metatype value (`Int.self` held as an `Any.Type`, say): keyed by the type it names.

@@ -1,3 +1,5 @@
+import Observation
+
 /// Makes the plans of a type and of the types inside it, reading each type's layout from the
 /// runtime's metadata once (see ``RuntimeABI``). A type that refers to itself (a tree of
 /// structs, a linked list of objects, an indirect enum) gets its plan registered before its
@@ -33,55 +35,73 @@ struct TypePlanBuilder {
     }
 
     private mutating func make(_ type: Any.Type) -> TypePlan {
+        // Before anything opens the type as a generic parameter, which a non-copyable one
+        // cannot be.
+        if let reason = KeyRefusals.reason(for: type) { return RefusedPlan(type: type, reason: reason) }
         // The standard library's collections and `Optional` first, even where they are
         // `StateHashable`: their plans write the same bytes without copying each element.
         if let planning = type as? any KeyPlanning.Type { return planning.makeKeyPlan(&self) }
         if let leaf = LeafPlans.plan(for: type) { return leaf }
         if let hashable = type as? any StateHashable.Type { return Self.hashablePlan(hashable) }
-        // Pointers' mirrors show their address, which differs from process to process.
-        if type is any _Pointer.Type { return OpaquePlan(type: type) }
-        // A custom mirror says what the value is; its stored form may hold caches or handles.
-        if type is any CustomReflectable.Type { return Self.mirrorPlan(type) }
         switch RuntimeABI.Kind(of: type) {
         case .structure:
-            return fieldsPlan(type, tag: .structure) ?? Self.mirrorPlan(type)
+            return fieldsPlan(type, tag: .structure)
         case .tuple:
-            return fieldsPlan(type, tag: .tuple) ?? Self.mirrorPlan(type)
+            return fieldsPlan(type, tag: .tuple)
         case .class:
-            return objectPlan(type) ?? Self.mirrorPlan(type)
+            return objectPlan(type)
         case .enumeration:
-            return enumPlan(type) ?? Self.mirrorPlan(type)
+            return enumPlan(type) ?? RefusedPlan(type: type, reason: .undescribedStorage)
         case .existential:
             func make<Value>(_: Value.Type) -> TypePlan { ExistentialPlan<Value>() }
             return _openExistential(type, do: make)
         case .metatype, .existentialMetatype:
             func make<Value>(_: Value.Type) -> TypePlan { MetatypePlan<Value>() }
             return _openExistential(type, do: make)
-        case .function, .opaque:
-            return OpaquePlan(type: type)
-        case .optional, .foreignClass, .other:
-            return Self.mirrorPlan(type)
+        case .function:
+            return RefusedPlan(type: type, reason: .closure)
+        case .opaque, .optional, .foreignClass, .other:
+            return RefusedPlan(type: type, reason: .undescribedStorage)
         }
     }
 
     // MARK: Structs, tuples and classes
 
-    /// A struct's or tuple's plan, or nil when a field cannot be read without `Mirror`.
-    private mutating func fieldsPlan(_ type: Any.Type, tag: StateTag) -> TypePlan? {
-        guard let fields = StoredField.of(type), fields.allSatisfy(Self.isReadable) else { return nil }
+    /// A struct's or tuple's plan: its stored properties read in place, or through `Mirror` when
+    /// one of them cannot be (see ``MirrorPlan``).
+    private mutating func fieldsPlan(_ type: Any.Type, tag: StateTag) -> TypePlan {
+        guard let fields = StoredField.of(type) else { return Self.mirrorPlan(type) }
+        if let refusal = Self.refusal(among: fields, of: type) { return refusal }
+        guard fields.allSatisfy(Self.isReadable) else { return Self.mirrorPlan(type) }
         let plan = StructPlan(type: type, tag: tag)
         register(plan, for: type)
-        plan.setFields(fields.map { StructPlan.Field(offset: $0.offset, plan: fieldPlan(for: $0)) })
+        let kept = fields.filter(Self.isState)
+        plan.setFields(kept.map { StructPlan.Field(offset: $0.offset, plan: fieldPlan(for: $0)) }, names: kept.map(\.name))
         return plan
     }
 
-    private mutating func objectPlan(_ type: Any.Type) -> TypePlan? {
-        guard let fields = StoredField.of(type), fields.allSatisfy(Self.isReadable) else { return nil }
+    private mutating func objectPlan(_ type: Any.Type) -> TypePlan {
+        guard let fields = StoredField.of(type) else { return Self.mirrorPlan(type) }
+        if let refusal = Self.refusal(among: fields, of: type) { return refusal }
+        guard fields.allSatisfy(Self.isReadable) else { return Self.mirrorPlan(type) }
         let plan = ObjectPlan(type: type)
         register(plan, for: type)
-        plan.setFields(fields.map { StructPlan.Field(offset: $0.offset, plan: fieldPlan(for: $0)) })
+        let kept = fields.filter(Self.isState)
+        plan.setFields(kept.map { StructPlan.Field(offset: $0.offset, plan: fieldPlan(for: $0)) }, names: kept.map(\.name))
         return plan
     }
+
+    /// A refusal for a struct or tuple whose value is stored without field metadata (built with
+    /// reflection metadata disabled, or imported from C as a union).
+    private static func refusal(among fields: [StoredField], of type: Any.Type) -> TypePlan? {
+        guard fields.isEmpty, RuntimeABI.Kind(of: type) != .class, ValueWitnesses(of: type).size > 0 else { return nil }
+        return RefusedPlan(type: type, reason: .undescribedStorage)
+    }
+
+    /// Whether a stored property is part of what is drawn: everything but an `@Observable`
+    /// class's observation registrar, which changes when the object is observed, not when it
+    /// changes.
+    private static func isState(_ field: StoredField) -> Bool { field.type != ObservationRegistrar.self }
 
     /// Whether a field's storage is one a plan reads: any strong field, and weak and unowned
     /// references to classes (not to protocol existentials, whose weak storage differs).
@@ -100,6 +120,10 @@ struct TypePlanBuilder {
     }
 
     private mutating func fieldPlan(for field: StoredField) -> TypePlan {
+        // Reflection reports a field it cannot show (a non-copyable one) as `()`.
+        if let hidden = field.hiddenTypeName {
+            return keep(RefusedPlan(type: Void.self, reason: .nonCopyable, typeName: hidden))
+        }
         switch field.ownership {
         case .strong, .unownedUnsafe:
             // unowned(unsafe) storage is the bare reference.
@@ -141,7 +165,7 @@ struct TypePlanBuilder {
             let id = TypeIdentity.caseID(of: type, case: enumCase.name)
             guard let payloadType = enumCase.payloadType else { return EnumCasePlan(id: id) }
             return EnumCasePlan(id: id, payload: self.plan(for: payloadType), payloadType: payloadType, isIndirect: enumCase.isIndirect)
-        })
+        }, names: layout.cases.map(\.name))
         return plan
     }
 
@@ -149,7 +173,7 @@ struct TypePlanBuilder {
 
     mutating func optionalPlan<Wrapped>(wrapping _: Wrapped.Type) -> TypePlan {
         let wrapped = plan(for: Wrapped.self)
-        guard let layout = EnumLayout.make(for: Wrapped?.self) else { return MirrorPlan<Wrapped?>() }
+        guard let layout = EnumLayout.make(for: Wrapped?.self) else { return RefusedPlan(type: Wrapped?.self, reason: .undescribedStorage) }
         return OptionalPlan(type: Wrapped?.self, wrapped: wrapped, layout: layout)
     }
 
@@ -157,7 +181,10 @@ struct TypePlanBuilder {
 
     private static func hashablePlan<Value: StateHashable>(_: Value.Type) -> TypePlan { HashablePlan<Value>() }
 
+    /// `Mirror` for a type whose stored properties cannot all be read in place — unless the type
+    /// has a custom mirror, which may leave out what is drawn.
     private static func mirrorPlan(_ type: Any.Type) -> TypePlan {
+        if type is any CustomReflectable.Type { return RefusedPlan(type: type, reason: .undescribedStorage) }
         func make<Value>(_: Value.Type) -> TypePlan { MirrorPlan<Value>() }
         return _openExistential(type, do: make)
     }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The parts of the Swift runtime's metadata that key plans read, laid out as Swift's stable ABI
 /// fixes them (swift/ABI/MetadataValues.h, ValueWitness.def, Metadata.h and
 /// RemoteInspection/Records.h). Everything here is read once per type, when its plan is made.
@@ -54,6 +48,7 @@ enum RuntimeABI {
         static let getEnumTag = 11 * RuntimeABI.word
         static let destructiveProjectEnumData = 12 * RuntimeABI.word
         static let hasEnumWitnesses: UInt32 = 0x0020_0000
+        static let isNonCopyable: UInt32 = 0x0080_0000
     }
 
     typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
@@ -141,11 +136,20 @@ enum RuntimeABI {
         return records
     }
 
-    /// Resolves a field record's mangled type in the context of the type that declares it.
+    /// Resolves a field record's mangled type in the context of the type that declares it, with
+    /// the standard library's `_getTypeByMangledNameInContext`: a direct call into the runtime,
+    /// so it resolves the same in a binary that links the Swift runtime statically (where the
+    /// runtime exports no symbols for `dlsym` to find). Non-copyable types are not resolved.
     static func resolve(_ record: FieldRecord, descriptor: UnsafeRawPointer, genericArguments: UnsafeRawPointer?) -> Any.Type? {
-        guard let mangled = record.mangledType, let resolve = typeByMangledName,
-              let resolved = resolve(mangled, UInt(record.mangledTypeLength), descriptor, genericArguments) else { return nil }
-        return type(at: resolved)
+        guard let mangled = record.mangledType else { return nil }
+        return _getTypeByMangledNameInContext(mangled, UInt(record.mangledTypeLength), genericContext: descriptor,
+                                              genericArguments: genericArguments)
+    }
+
+    /// Whether the type is non-copyable (`~Copyable`: `Mutex`, `Atomic`, …), from its value
+    /// witness flags.
+    static func isNonCopyable(_ type: Any.Type) -> Bool {
+        valueWitnesses(of: type).load(fromByteOffset: ValueWitness.flags, as: UInt32.self) & ValueWitness.isNonCopyable != 0
     }
 
     /// The address a nullable 32-bit relative pointer at `base + offset` points at.
@@ -153,12 +157,5 @@ enum RuntimeABI {
         let distance = base.load(fromByteOffset: offset, as: Int32.self)
         return distance == 0 ? nil : base + offset + Int(distance)
     }
-
-    /// The runtime's `swift_getTypeByMangledNameInContext`: found by name rather than declared
-    /// with `@_silgen_name`, which the compiler reserves for itself on runtime entry points. It
-    /// takes pointer-sized arguments only, which the Swift and C calling conventions pass alike.
-    private static let typeByMangledName: (@convention(c) (UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer?)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_getTypeByMangledNameInContext") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer?).self)
-    }()
 }
+

@@ -12,6 +12,10 @@ struct StoredField {
     let offset: Int
     let type: Any.Type
     let ownership: Ownership
+    /// For a field reflection reports as `()` although it is not one — a non-copyable field,
+    /// which reflection does not show — the name of its declared type (or of what can be told of
+    /// it). Nil for every other field.
+    let hiddenTypeName: String?
 
     /// The fields of `type`, or nil when some field's storage cannot be read safely without
     /// `Mirror`: a weak or unowned reference whose kind cannot be told from the metadata.
@@ -28,34 +32,51 @@ struct StoredField {
             let offset = _rasterKitRecursiveChildOffset(type, index: index)
             var ownership = StoredField.Ownership.strong
             if !reflected.isStrong {
-                guard let found = referenceOwnership(of: type, fieldIndex: index) else { return nil }
+                guard let found = declaredRecord(of: type, fieldIndex: index).flatMap({ Self.ownership(of: $0.record) }) else {
+                    return nil
+                }
                 ownership = found
             }
-            fields.append(StoredField(name: name, offset: offset, type: fieldType, ownership: ownership))
+            fields.append(StoredField(name: name, offset: offset, type: fieldType, ownership: ownership,
+                                      hiddenTypeName: fieldType == Void.self ? hiddenTypeName(of: type, fieldIndex: index) : nil))
         }
         return fields
     }
 
-    /// Which kind of non-strong reference field `index` (counted as the runtime counts fields,
-    /// superclasses first) is, read from the suffix of its mangled type in the declaring type's
-    /// field record.
-    private static func referenceOwnership(of type: Any.Type, fieldIndex index: Int) -> Ownership? {
-        var declaring = type
+    /// Which kind of non-strong reference a field is, from the suffix of its mangled type.
+    private static func ownership(of record: RuntimeABI.FieldRecord) -> Ownership? {
+        switch record.ownershipSuffix {
+        case "Xw": .weak
+        case "Xo": .unowned
+        case "Xu": .unownedUnsafe
+        default: nil
+        }
+    }
+
+    /// What can be said of the declared type of a field reported as `()` whose record says
+    /// otherwise: a non-copyable one, which reflection, the runtime's lookup by mangled name and
+    /// the accessor the compiler emits for it all replace with `()`, so it cannot be named.
+    /// Nil for a field declared as `()`.
+    private static func hiddenTypeName(of type: Any.Type, fieldIndex index: Int) -> String? {
+        guard let (record, _, _) = declaredRecord(of: type, fieldIndex: index), let mangled = record.mangledType else { return nil }
+        // `yt` is the mangling of `()`.
+        if record.mangledTypeLength == 2, mangled[0] == UInt8(ascii: "y"), mangled[1] == UInt8(ascii: "t") { return nil }
+        return "a non-copyable type (such as Mutex or Atomic)"
+    }
+
+    /// The field record of field `index` (counted as the runtime counts fields, superclasses
+    /// first), with the descriptor and the type that declare it.
+    private static func declaredRecord(of type: Any.Type, fieldIndex index: Int)
+        -> (record: RuntimeABI.FieldRecord, descriptor: UnsafeRawPointer, declaring: Any.Type)? {
         var local = index
         if RuntimeABI.Kind(of: type) == .class, let superclass = RuntimeABI.superclass(of: type) {
             let inherited = _rasterKitRecursiveChildCount(superclass)
-            if index < inherited { return referenceOwnership(of: superclass, fieldIndex: index) }
+            if index < inherited { return declaredRecord(of: superclass, fieldIndex: index) }
             local = index - inherited
-            declaring = type
         }
-        guard let descriptor = RuntimeABI.descriptor(of: declaring),
+        guard let descriptor = RuntimeABI.descriptor(of: type),
               let records = RuntimeABI.fieldRecords(ofDescriptor: descriptor), local < records.count else { return nil }
-        switch records[local].ownershipSuffix {
-        case "Xw": return .weak
-        case "Xo": return .unowned
-        case "Xu": return .unownedUnsafe
-        default: return nil
-        }
+        return (records[local], descriptor, type)
     }
 }
 

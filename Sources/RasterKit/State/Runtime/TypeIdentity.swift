@@ -1,10 +1,15 @@
 import Foundation
 
-/// Names of types that are the same in every process. `String(reflecting:)` and the mangled
-/// name both embed the runtime address of a private or local type's context, which moves with
-/// address-space randomisation; the qualified `_typeName` replaces private contexts with the
-/// file's stable discriminator, and what remains (types declared inside functions) is named
-/// here by its offset inside the binary that defines it — stable for a given build.
+/// Names of types that are the same in every process, build and way of linking.
+///
+/// `String(reflecting:)` and the runtime's qualified name embed the address of a `private` or
+/// function-local type's context, `(unknown context at $7f…)`, which moves with address-space
+/// randomisation and whenever the binary changes. Such a context is named here as an optimised
+/// build names a private one — `Module.(Name in _<file discriminator>)` — or, for a function's
+/// context, by its descriptor's linker symbol (see ``AnonymousContextNames``): the same in debug
+/// and release builds, linked statically or not, and across rebuilds that leave the declaring
+/// file alone. Only in a stripped binary does a context fall back to its position in the binary
+/// (`image+offset`), which holds for that build alone.
 enum TypeIdentity {
     static func stableName(of type: Any.Type) -> String {
         let name = _typeName(type, qualified: true)
@@ -18,28 +23,51 @@ enum TypeIdentity {
             let hex = rest.prefix { $0.isHexDigit }
             rest = rest.dropFirst(hex.count)
             if rest.first == ")" { rest = rest.dropFirst() }
-            result += "(local context " + imageOffset(of: String(hex)) + ")"
+            let address = UInt(hex, radix: 16) ?? 0
+            guard let symbol = AnonymousContextNames.symbol(at: address) else {
+                result += "(local context " + imageOffset(of: address, hex: String(hex)) + ")"
+                continue
+            }
+            if let discriminator = privateDiscriminator(in: symbol), rest.first == "." {
+                // `(unknown context at $…).Name` becomes `(Name in _DISCRIMINATOR)`.
+                let declared = rest.dropFirst().prefix { $0 != "." && $0 != "<" && $0 != ">" && $0 != "," && $0 != ")" && $0 != " " }
+                rest = rest.dropFirst(1 + declared.count)
+                result += "(" + declared + " in _" + discriminator + ")"
+            } else {
+                // Without the `$s` every Swift symbol starts with, so names hold no `$`.
+                result += "(local context " + (symbol.hasPrefix("$s") ? symbol.dropFirst(2) : Substring(symbol)) + ")"
+            }
         }
         return result + rest
     }
 
-    /// `image+offset` for an address inside a loaded binary, or the bare hex when unknown.
-    private static func imageOffset(of hex: String) -> String {
-        guard let address = UInt(hex, radix: 16), let pointer = UnsafeRawPointer(bitPattern: address),
-              let dladdr = Self.dladdr else { return hex }
-        // Dl_info: file name, file base, symbol name, symbol address.
-        var info: (UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafePointer<CChar>?, UnsafeRawPointer?) = (nil, nil, nil, nil)
-        guard withUnsafeMutablePointer(to: &info, { dladdr(pointer, UnsafeMutableRawPointer($0)) }) != 0,
-              let base = info.1 else { return hex }
-        let image = info.0.map { URL(fileURLWithPath: String(cString: $0)).lastPathComponent } ?? "?"
-        return "\(image)+\(String(address - UInt(bitPattern: base), radix: 16))"
+    /// A stable name without its module, enclosing types and generic arguments, as a key path
+    /// names its root: `Badge` for `MyApp.Screen.Badge<Swift.Int>` or `MyApp.(Badge in _50E2…)`.
+    static func shortName(of stableName: String) -> String {
+        let unqualified = stableName.prefix { $0 != "<" }
+        guard let last = unqualified.split(separator: ".").last else { return stableName }
+        if last.hasPrefix("("), let space = last.firstIndex(of: " ") { return String(last[last.index(after: last.startIndex)..<space]) }
+        return String(last)
     }
 
-    /// glibc's `dladdr`, which Swift's Glibc module does not import (it needs `_GNU_SOURCE`).
-    private static let dladdr: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32)? = {
-        guard let symbol = dlsym(nil, "dladdr") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32).self)
-    }()
+    /// The private discriminator of the context of a `private` type: its symbol ends with the
+    /// discriminator (32 hexadecimal digits after `33_`), `LL`, the type's kind and `MXX`. A
+    /// function's context (a local type's) ends otherwise, even when the function is private.
+    private static func privateDiscriminator(in symbol: String) -> Substring? {
+        let utf8 = symbol.utf8
+        guard utf8.count > 41, symbol.hasSuffix("MXX") else { return nil }
+        let tail = symbol.suffix(41)  // 33_ + 32 digits + LL + kind + MXX
+        guard tail.hasPrefix("33_"), tail.dropFirst(35).hasPrefix("LL"), tail.dropFirst(37).first?.isLetter == true else { return nil }
+        let digits = tail.dropFirst(3).prefix(32)
+        return digits.allSatisfy(\.isHexDigit) ? digits : nil
+    }
+
+    /// `image+offset` for an address inside a loaded binary, or the bare hex when unknown.
+    private static func imageOffset(of address: UInt, hex: String) -> String {
+        guard let image = ImageLookup.image(containing: address) else { return hex }
+        let file = image.path == "/proc/self/exe" ? "main" : URL(fileURLWithPath: image.path).lastPathComponent
+        return "\(file)+\(String(address - image.base, radix: 16))"
+    }
 }
 
 extension TypeIdentity {
