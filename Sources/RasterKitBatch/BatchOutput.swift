@@ -37,6 +37,9 @@ public struct BatchOutput: Sendable {
     public var fingerprint: (@Sendable () throws -> String)? { didSet { forgetComponent() } }
     /// The key of the render, without rendering, for outputs made from a component.
     var renderKey: (@Sendable () throws -> CacheKey)?
+    /// What that render must be (its pixel size, scale and caps, under the rasterizer's limits),
+    /// for checking bytes the store kept or the remote store sent before they are written.
+    var expectedRender: (@Sendable (ResourceLimits) throws -> ExpectedRender)?
     /// What `encode` is, for outputs made from a component: its identifier names the bytes the
     /// render store keeps for the next batch.
     var encoder: (any BatchEncoder)?
@@ -63,6 +66,7 @@ public struct BatchOutput: Sendable {
         self.encoder = encoder
         let renderKey: @Sendable () throws -> CacheKey = { try CacheKey.make(for: try component(), size: size, scale: scale) }
         self.renderKey = renderKey
+        expectedRender = { limits in try ExpectedRender(for: try component(), size: size, scale: scale, limits: limits) }
         fingerprint = { Self.fingerprint(try renderKey(), encoding: encoder.identifier) }
         encode = { try encoder.encode($0) }
         render = { rasterizer in try rasterizer.render(try component(), size: size, scale: scale) }
@@ -108,6 +112,7 @@ public struct BatchOutput: Sendable {
     /// longer describe what it writes.
     private mutating func forgetComponent() {
         renderKey = nil
+        expectedRender = nil
         encoder = nil
         document = nil
         vectorEncoding = nil

@@ -226,8 +226,11 @@ public final class BatchRenderer: Sendable {
             let store = rasterizer.cache.disk
             // A symbolic link to elsewhere among the folder's subfolders fails this output
             // instead of having it written outside the output folder.
-            if let key, let encoder = output.encoder, let store,
-               let kept = store.encodedOutput(for: key, encoding: encoder.identifier) {
+            let expected = try output.expectedRender?(rasterizer.limits)
+            if let key, let encoder = output.encoder, let store, let expected,
+               let kept = store.encodedOutput(for: key, encoding: encoder.identifier, accepting: {
+                   KeptOutputCheck.matches($0, encoder: encoder, expected: expected)
+               }) {
                 let written = try files.write(kept, to: output.path)
                 index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
                 previews?.keep(output.path, fileBytes: kept)
@@ -240,8 +243,8 @@ public final class BatchRenderer: Sendable {
                 return .drawn
             }
             // Another machine's render, in the very bytes this encoder writes: copied as they are.
-            if let key, let encoder = output.encoder, encoder.writesRenderPNG,
-               let png = rasterizer.remotePNG(for: key, encoding: encoder.identifier) {
+            if let key, let encoder = output.encoder, encoder.writesRenderPNG, let expected,
+               let png = rasterizer.remotePNG(for: key, encoding: encoder.identifier, expecting: expected) {
                 let written = try files.write(png, to: output.path)
                 index?.record(output.path, fingerprint: fingerprint, sourceStamp: stamp, written: written)
                 previews?.keep(output.path, fileBytes: png)

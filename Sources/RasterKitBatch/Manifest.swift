@@ -194,7 +194,7 @@ public struct Manifest: Sendable {
         let reader = ManifestReader(problems: problems,
                                     files: ManifestFiles(directory: directory, inputs: inputs, limit: limits.maximumInputBytes),
                                     limits: limits)
-        guard let document = ManifestParser(reader: reader).parse(ManifestParser.normalizingTabs(text, file: file)) else {
+        guard let document = ManifestParser(reader: reader).parse(ManifestParser.readingJSON(text, file: file)) else {
             throw ManifestError(problems: problems.problems)
         }
         components = ManifestResolver(document: document, reader: reader).components()
@@ -215,11 +215,59 @@ public struct Manifest: Sendable {
 }
 
 extension ManifestParser {
-    /// JSON is often indented with tabs, which YAML does not allow as indentation: in a JSON
-    /// manifest each tab becomes one space, which keeps every column where it was.
-    static func normalizingTabs(_ text: String, file: String) -> String {
+    /// A JSON manifest as the YAML parser reads it: JSON is YAML 1.2, but libyaml reads YAML 1.1,
+    /// which differs in two ways JSON files meet. Tabs, which JSON often indents with and YAML
+    /// does not allow as indentation, become spaces (one each, so every column stays where it
+    /// was). A character outside the Basic Multilingual Plane written as a UTF-16 surrogate pair
+    /// (`"\ud83d\ude00"`, as `JSON.stringify` and most serialisers write emoji) becomes the one
+    /// 32-bit escape YAML has for it (`"\U0001F600"`); a lone surrogate is left for the parser to
+    /// refuse, as JSON itself does. Any other text is returned as it is.
+    static func readingJSON(_ text: String, file: String) -> String {
         let isJSON = file.lowercased().hasSuffix(".json")
             || text.drop(while: { $0.isWhitespace }).first.map { $0 == "{" || $0 == "[" } == true
-        return isJSON && text.contains("\t") ? text.replacingOccurrences(of: "\t", with: " ") : text
+        guard isJSON, text.contains("\t") || text.contains("\\u") else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0, inString = false
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if !inString {
+                if scalar == "\"" { inString = true }
+                result.append(scalar == "\t" ? " " : scalar)
+                index += 1
+                continue
+            }
+            if scalar == "\"" {
+                inString = false
+            } else if scalar == "\\", index + 1 < scalars.count {
+                if let high = hexCodeUnit(scalars, at: index), (0xD800...0xDBFF).contains(high),
+                   let low = hexCodeUnit(scalars, at: index + 6), (0xDC00...0xDFFF).contains(low) {
+                    let combined = 0x10000 + (high - 0xD800) << 10 + (low - 0xDC00)
+                    let hex = String(combined, radix: 16, uppercase: true)
+                    result.append(contentsOf: ("\\U" + String(repeating: "0", count: 8 - hex.count) + hex).unicodeScalars)
+                    index += 12
+                    continue
+                }
+                // Any other escape is copied whole, so an escaped quote does not end the string.
+                result.append(scalar)
+                result.append(scalars[index + 1])
+                index += 2
+                continue
+            }
+            result.append(scalar == "\t" ? " " : scalar)
+            index += 1
+        }
+        return String(result)
+    }
+
+    /// The code unit of a `\uXXXX` escape starting at `index`, or nil.
+    private static func hexCodeUnit(_ scalars: [Unicode.Scalar], at index: Int) -> Int? {
+        guard index + 6 <= scalars.count, scalars[index] == "\\", scalars[index + 1] == "u" else { return nil }
+        var value = 0
+        for scalar in scalars[(index + 2)..<(index + 6)] {
+            guard let digit = Int(String(scalar), radix: 16) else { return nil }
+            value = value << 4 | digit
+        }
+        return value
     }
 }

@@ -133,8 +133,11 @@ struct LayerParser {
         }
         if let value = fields.read("wrapping", { reader.choice($0, $1, TextStyle.Wrapping.self) }) { style.wrapping = value }
         style.maxLines = fields.read("maxLines") { reader.integer($0, $1, minimum: 1) }
-        if let spacing = fields.read("lineSpacing", { reader.number($0, $1) }) { style.lineSpacing = spacing }
-        if let height = fields.read("lineHeight", { reader.number($0, $1, above: 0) }) { style.lineHeightMultiple = height }
+        let points = Double(reader.limits.pixels.maximumSide)
+        if let spacing = fields.read("lineSpacing", { reader.number($0, $1, minimum: -points, maximum: points) }) { style.lineSpacing = spacing }
+        if let height = fields.read("lineHeight", { reader.number($0, $1, above: 0, maximum: TextLimits.maximumLineHeightMultiple) }) {
+            style.lineHeightMultiple = height
+        }
         let shadow = fields.read("shadow") { reader.shadow($0, $1) }
         guard let textNode = fields.require("text"), let text = reader.string(textNode, fields.what("text")) else {
             return nil

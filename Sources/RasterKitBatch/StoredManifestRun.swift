@@ -28,23 +28,17 @@ extension ManifestRun {
         }
     }
 
-    /// The record of an identical run in `cache`'s disk store (see ``storedRun(in:)-(DiskCache)``),
-    /// else the pack of it in `cache`'s remote store: a run that rendered with a remote store
-    /// shares its record there with every output's bytes in it, so a machine whose own store is
-    /// empty writes the whole run with one request.
-    public func storedRun(in cache: RasterCache) -> StoredManifestRun? {
-        if let disk = cache.disk, let local = storedRun(in: disk) { return local }
-        return storedRunInRemoteStore(of: cache)
-    }
-
-    /// The pack of an identical run in `cache`'s remote store only, or nil (no remote store, a
-    /// miss, a fault). The command line asks for it while it loads and plans the manifest, so
-    /// that a slow remote store's wait and the planning overlap.
-    package func storedRunInRemoteStore(of cache: RasterCache) -> StoredManifestRun? {
-        guard cache.hasRemote else { return nil }
-        return storedRun(store: cache.disk) { identity in
-            cache.remoteRunPack(for: identity).flatMap { StoredRunRecord(data: $0) }
-        }
+    /// The record of an identical run in `cache`'s remote store (its pack), read but not yet
+    /// trusted: ``PreparedManifestRun/storedRun(from:cache:)`` checks it against the run's own
+    /// plan. Nil without a remote store, for a miss or a fault. The command line asks for it
+    /// while it loads and plans the manifest, so that a slow remote store's wait and the
+    /// planning overlap.
+    package func remoteRunRecord(in cache: RasterCache) -> StoredRunRecord? {
+        guard cache.hasRemote, reusesUpToDateOutputs, contactSheet == nil,
+              let bytes = try? FileReader.read(manifest.path, limit: loadingLimits.maximumInputBytes),
+              let identity = StoredRunRecord.identity(of: self, manifest: bytes),
+              let pack = cache.remoteRunPack(for: identity) else { return nil }
+        return StoredRunRecord(data: pack)
     }
 
     /// The record `find` has for this run's identity, when every input it names still holds
@@ -205,5 +199,56 @@ public struct StoredManifestRun: Sendable {
         var summary = tally.summary()
         summary.add(fileFailures: fileFailures)
         return WrittenRun(summary: summary, states: index.recordedStates())
+    }
+}
+
+extension PreparedManifestRun {
+    /// The pack an identical run on another machine left in `cache`'s remote store, when it is
+    /// exactly this run: a run that rendered with a remote store shares its record there with
+    /// every output's bytes in it, so a machine whose own store is empty writes the whole run
+    /// with one request. A remote store can be written by anyone with access to it, so a pack is
+    /// only a hint, checked against this run's plan (see ``StoredRunRecord/isExactly(_:limits:)``):
+    /// nil for a pack that is not exactly the plan, and the run then renders as usual.
+    public func storedRun(inRemoteStoreOf cache: RasterCache) -> StoredManifestRun? {
+        run.remoteRunRecord(in: cache).flatMap { storedRun(from: $0, cache: cache) }
+    }
+
+    /// `record` (a remote pack) as a run to write, when it is exactly this run's plan; nil otherwise.
+    package func storedRun(from record: StoredRunRecord, cache: RasterCache) -> StoredManifestRun? {
+        guard record.isExactly(plan, limits: manifest.limits) else { return nil }
+        return StoredManifestRun(run: run, store: cache.disk, record: record, inputStamps: plan.inputStamps)
+    }
+}
+
+extension StoredRunRecord {
+    /// Whether this record (a remote pack) writes exactly what `plan` would: every output of the
+    /// plan at its path, under the key and encoding the plan computes for it, with bytes that
+    /// are the render the key names (their header read against its size, scale and caps, under
+    /// `limits`); the plan's files byte for byte; and nothing else. The pack's own list of inputs
+    /// is not read: the keys, computed here from the local manifest and files, cover them.
+    func isExactly(_ plan: BatchPlan, limits: ResourceLimits) -> Bool {
+        guard outputs.count == plan.outputs.count, files.count == plan.files.count else { return false }
+        var plannedFiles = Dictionary(plan.files.map { ($0.path, $0.contents) }, uniquingKeysWith: { first, _ in first })
+        for file in files {
+            guard plannedFiles.removeValue(forKey: file.path) == file.contents else { return false }
+        }
+        var planned: [String: BatchOutput] = [:]
+        for output in plan.outputs { planned[output.path] = output }
+        for (path, content) in outputs {
+            guard let output = planned.removeValue(forKey: path), let encoder = output.encoder,
+                  let expected = try? output.expectedRender?(limits) else { return false }
+            switch content {
+            case let .inline(key, encoding, bytes):
+                guard encoder.identifier == encoding, let planKey = try? output.renderKey?(), planKey.value == key,
+                      KeptOutputCheck.matches(bytes, encoder: encoder, expected: expected) else { return false }
+            case .fellBack(let bytes):
+                // A fallback's render has no key of its own here; it is drawn at the output's size.
+                guard KeptOutputCheck.matches(bytes, encoder: encoder, expected: expected.ignoringCapInsets) else { return false }
+            case .stored:
+                // A pack carries every output's bytes.
+                return false
+            }
+        }
+        return planned.isEmpty && plannedFiles.isEmpty
     }
 }

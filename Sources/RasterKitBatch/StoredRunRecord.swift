@@ -12,7 +12,7 @@ import Foundation
 /// except those written with a fallback, which the store does not keep, whose bytes are in the
 /// record itself. Shared through a remote store, the record carries every output's bytes (a
 /// run pack), for machines whose own store is empty.
-struct StoredRunRecord: Equatable {
+package struct StoredRunRecord: Equatable {
     static let header = "# rasterkit stored run v1"
 
     /// An input, by path (relative to the manifest's folder when inside it) and content.
@@ -63,7 +63,7 @@ struct StoredRunRecord: Equatable {
         return packed
     }
 
-    static func == (lhs: StoredRunRecord, rhs: StoredRunRecord) -> Bool {
+    package static func == (lhs: StoredRunRecord, rhs: StoredRunRecord) -> Bool {
         lhs.inputs == rhs.inputs && lhs.files.elementsEqual(rhs.files) { $0 == $1 }
             && lhs.outputs.elementsEqual(rhs.outputs) { $0 == $1 }
     }

@@ -21,14 +21,25 @@ enum BatchSummaryPrinter {
     }
 
     /// `Remote cache: 380 hits, 20 misses, 0 errors, 20 uploaded`, with what went wrong when
-    /// anything did.
+    /// anything did: `2 errors (timed out)`, `11 uploads failed (HTTP 500)`. Lookups add up:
+    /// hits + misses + errors are the lookups made; the ones not made while the store kept
+    /// failing are counted apart.
     static func text(_ remote: RemoteCacheStatistics) -> String {
-        var line = "Remote cache: \(remote.hits) hits, \(remote.misses) misses, \(remote.errors) errors, \(remote.uploads) uploaded"
-        if remote.rejected > 0 { line += ", \(remote.rejected) rejected (damaged or foreign)" }
-        if remote.skipped > 0 { line += ", \(remote.skipped) not asked (unreachable)" }
+        var line = "Remote cache: \(remote.hits) hits, \(remote.misses) misses, \(remote.errors) errors"
+        if !remote.lookupFailures.isEmpty { line += " (\(reasons(remote.lookupFailures)))" }
+        line += ", \(remote.uploads) uploaded"
+        if remote.rejected > 0 { line += ", \(remote.rejected) of the misses rejected (damaged, foreign or not the key's render)" }
+        if remote.skipped > 0 { line += ", \(remote.skipped) lookups not made (the store kept failing)" }
+        if remote.uploadErrors > 0 { line += ", \(remote.uploadErrors) uploads failed (\(reasons(remote.uploadFailures)))" }
         if remote.uploadsDropped > 0 { line += ", \(remote.uploadsDropped) not uploaded" }
         if remote.isReadOnly { line += " (read-only)" }
         return line
+    }
+
+    /// `HTTP 500 ×9, timed out ×2`, most frequent first.
+    static func reasons(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { $0.value == 1 ? $0.key : "\($0.key) ×\($0.value)" }.joined(separator: ", ")
     }
 
     /// `400 outputs in 1.23 s: 380 rendered, 18 from cache, 2 failed`.

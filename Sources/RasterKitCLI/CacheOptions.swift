@@ -16,7 +16,7 @@ struct CacheOptions: ParsableArguments {
     var noCache = false
 
     @Option(name: .customLong("remote-cache"),
-            help: ArgumentHelp("A shared HTTP cache (nginx WebDAV, bazel-remote) asked after the local store and before drawing; fresh renders are uploaded to it (default: $RASTERKIT_REMOTE_CACHE). An Authorization header comes from $RASTERKIT_REMOTE_CACHE_AUTHORIZATION.",
+            help: ArgumentHelp("A shared HTTP cache (nginx WebDAV, bazel-remote) asked after the local store and before drawing; fresh renders are uploaded to it (default: $RASTERKIT_REMOTE_CACHE). An Authorization header comes from $RASTERKIT_REMOTE_CACHE_AUTHORIZATION; with $RASTERKIT_REMOTE_CACHE_KEY, objects are signed with that secret and only objects it signed are used.",
                                valueName: "url"))
     var remoteCache: String?
 
@@ -24,6 +24,10 @@ struct CacheOptions: ParsableArguments {
             help: ArgumentHelp("Seconds a request to the remote cache may take, connecting included (default 1); a remote that fails is not asked again for a while.",
                                valueName: "seconds"))
     var remoteTimeout: Double = 1
+
+    @Flag(name: .customLong("remote-required"),
+          help: "Exit with status 1 when the remote cache failed: a lookup or an upload failed, or renders were not uploaded.")
+    var remoteRequired = false
 
     /// `RASTERKIT_REMOTE_CACHE`.
     static var remoteCacheVariable: String? { EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE") }
@@ -125,14 +129,22 @@ struct CacheOptions: ParsableArguments {
         // every output it made either, so the limit stays well below the machine's memory.
         if noCache { return RasterCache(memoryLimit: memoryLimit) }
         let remote = makeRemote()
+        let remoteOptions = Self.remoteOptions
         do {
             let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
-            return RasterCache(memoryLimit: memoryLimit, disk: disk, remote: remote)
+            return RasterCache(memoryLimit: memoryLimit, disk: disk, remote: remote, remoteOptions: remoteOptions)
         } catch {
             let message = "rasterkit: warning: rendering without the render cache, which cannot be used: \(error)\n"
             FileHandle.standardError.write(Data(message.utf8))
-            return RasterCache(memoryLimit: memoryLimit, remote: remote)
+            return RasterCache(memoryLimit: memoryLimit, remote: remote, remoteOptions: remoteOptions)
         }
+    }
+
+    /// The remote tier's options: objects signed with `RASTERKIT_REMOTE_CACHE_KEY` when it is set.
+    static var remoteOptions: RemoteCacheOptions {
+        var options = RemoteCacheOptions()
+        if let key = EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE_KEY"), !key.isEmpty { options.signingKey = Data(key.utf8) }
+        return options
     }
 
     /// The remote store at ``remoteURL`` with `--remote-timeout`, or nil.
@@ -173,6 +185,24 @@ struct CacheOptions: ParsableArguments {
         } else if remoteURL != nil {
             summary.remote = RemoteCacheStatistics()
         }
+        if let remote = summary.remote, remote.hasFailures {
+            summary.warnings.append("the remote cache failed: " + Self.failureDescription(remote))
+        }
         return summary
+    }
+
+    /// `3 lookups failed (timed out), 11 uploads failed (HTTP 500 ×11), 4 renders not uploaded`.
+    static func failureDescription(_ remote: RemoteCacheStatistics) -> String {
+        var parts: [String] = []
+        if remote.errors > 0 { parts.append("\(remote.errors) lookups failed (\(BatchSummaryPrinter.reasons(remote.lookupFailures)))") }
+        if remote.uploadErrors > 0 { parts.append("\(remote.uploadErrors) uploads failed (\(BatchSummaryPrinter.reasons(remote.uploadFailures)))") }
+        if remote.uploadsDropped > 0 { parts.append("\(remote.uploadsDropped) renders not uploaded") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Exits with status 1 after a run whose remote cache failed, with `--remote-required`.
+    func requireRemote(_ remote: RemoteCacheStatistics?) throws {
+        guard remoteRequired, let remote, remote.hasFailures else { return }
+        throw ExitStatus.partialFailure
     }
 }

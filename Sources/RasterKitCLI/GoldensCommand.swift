@@ -92,8 +92,17 @@ struct GoldensCommand: ParsableCommand {
             var runs: [(name: String, records: [GoldenRunRecord])] = []
             for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] {
                 let folder = directory + "/" + name
-                let records = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).compactMap { file in
-                    (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8)).flatMap(GoldenRunRecord.init(text:))
+                var records: [GoldenRunRecord] = []
+                // A record that cannot be read in full says nothing certain about what its run
+                // asserted: nothing is decided from that run, and nothing deleted.
+                for file in ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted() where file.hasSuffix(".txt") {
+                    guard let text = try? String(contentsOfFile: folder + "/" + file, encoding: .utf8),
+                          let record = GoldenRunRecord(text: text) else {
+                        throw ValidationError("cannot read the test run record \(folder)/\(file) in full (cut short, or not a "
+                            + "record), so no golden is judged unused: remove \(folder) once that run is over, and run the whole "
+                            + "test suite (swift test) again")
+                    }
+                    records.append(record)
                 }
                 if !records.isEmpty { runs.append((name, records)) }
             }

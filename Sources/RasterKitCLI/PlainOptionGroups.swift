@@ -9,7 +9,7 @@ extension CacheOptions {
     /// ``PlainArguments`` reading.
     struct Plain {
         private var cache: String?, remoteCache: String?, remoteTimeout: Double?
-        private var noCache = false
+        private var noCache = false, remoteRequired = false
 
         /// Reads option `name` when it is one of these; false when it is not, or is not plain.
         mutating func read(_ name: Substring, _ inline: Substring?, _ reader: inout PlainArguments) -> Bool {
@@ -18,6 +18,7 @@ extension CacheOptions {
             case "no-cache": PlainArguments.raise(&noCache, inline)
             case "remote-cache": PlainArguments.setOnce(&remoteCache, reader.value(inline))
             case "remote-timeout": PlainArguments.setOnce(&remoteTimeout, reader.value(inline).flatMap(Double.init(argument:)))
+            case "remote-required": PlainArguments.raise(&remoteRequired, inline)
             default: false
             }
         }
@@ -29,6 +30,7 @@ extension CacheOptions {
             options.noCache = noCache
             options.remoteCache = remoteCache
             options.remoteTimeout = remoteTimeout ?? 1
+            options.remoteRequired = remoteRequired
             return options
         }
     }

@@ -116,7 +116,7 @@ struct RenderCommand: ParsableCommand {
         // less the planning, and one that answers hides its round trip behind it.
         let lookup = run
         let remotePack = cache.flatMap { cache in
-            cache.hasRemote ? BackgroundValue { lookup.storedRunInRemoteStore(of: cache) } : nil
+            cache.hasRemote ? BackgroundValue { lookup.remoteRunRecord(in: cache) } : nil
         }
         // Fonts load on another processor while this one reads the manifest, when drawing is
         // likely: with a store, most outputs come from it and fonts are loaded on first use.
@@ -133,7 +133,9 @@ struct RenderCommand: ParsableCommand {
         } catch {
             report(error)
         }
-        if let cache, let stored = remotePack?.value, try writeStoredRun(stored, cache: cache, shard: shard) { return }
+        // A pack is only a hint: it is written when it is exactly this run's plan, else ignored.
+        if let cache, let record = remotePack?.value, let stored = prepared.storedRun(from: record, cache: cache),
+           try writeStoredRun(stored, cache: cache, shard: shard) { return }
         do { try SVGCommand.prepareOutputFolderOrParent(directory) } catch { fail(error.description) }
 
         // The manifest's own `limits:` lowered the defaults; each flag given replaces its limit.
@@ -151,6 +153,7 @@ struct RenderCommand: ParsableCommand {
         report.contactSheetError = result.contactSheetError
         report.print(json: json)
         if result.summary.failed > 0 || result.contactSheetError != nil { throw ExitStatus.partialFailure }
+        try caching.requireRemote(summary.remote)
     }
 
     /// Writes the outputs of `stored` (found in the store, or in the remote store's pack) and
@@ -164,8 +167,12 @@ struct RenderCommand: ParsableCommand {
         guard let written else { return false }
         var summary = written.summary
         summary.remote = cache.remoteStatistics
+        if let remote = summary.remote, remote.hasFailures {
+            summary.warnings.append("the remote cache failed: " + CacheOptions.failureDescription(remote))
+        }
         RenderReport(summary: summary, shard: shard, files: written.files).print(json: json)
         if summary.failed > 0 { throw ExitStatus.partialFailure }
+        try caching.requireRemote(summary.remote)
         return true
     }
 

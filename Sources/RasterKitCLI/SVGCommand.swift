@@ -118,6 +118,7 @@ struct SVGCommand: ParsableCommand {
         }
         BatchSummaryPrinter.print(summary, json: json)
         if summary.failed > 0 { throw ExitStatus.partialFailure }
+        try caching.requireRemote(summary.remote)
     }
 
     /// Creates `--out` if needed and checks it is a folder this process can write.

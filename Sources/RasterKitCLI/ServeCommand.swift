@@ -42,6 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("queue-limit"), help: ArgumentHelp("Renders that may wait or draw at once; more are answered 503 with Retry-After.", valueName: "N"))
     var queueLimit = 64
 
+    @Option(name: .customLong("max-connections"),
+            help: ArgumentHelp("Connections that may be open at once; more are answered 503 and closed (lowered to fit the open-file limit).",
+                               valueName: "N"))
+    var maxConnections = 512
+
     @Option(name: .customLong("signing-key-env"),
             help: ArgumentHelp("Serve only URLs signed (HMAC-SHA256, with exp= and sig=) with the key in this environment variable.", valueName: "name"))
     var signingKeyEnv: String?
@@ -54,6 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be more than 0") }
         guard maxAge >= 0 else { throw ValidationError("--max-age must be 0 or more") }
         guard queueLimit > 0 else { throw ValidationError("--queue-limit must be more than 0") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be more than 0") }
         if let signingKeyEnv {
             guard let key = ProcessInfo.processInfo.environment[signingKeyEnv], !key.isEmpty else {
                 throw ValidationError("--signing-key-env \(signingKeyEnv): that environment variable is not set")
@@ -67,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumPixels = maxPixels
         configuration.maxAge = maxAge
         configuration.renderQueueLimit = queueLimit
+        configuration.maximumConnections = OpenFileLimit.connections(wanted: maxConnections)
         configuration.signingKey = signingKeyEnv.flatMap { ProcessInfo.processInfo.environment[$0] }.map { Data($0.utf8) }
         var logger = Logger(label: "rasterkit.serve")
         logger.logLevel = .notice

@@ -32,11 +32,11 @@ extension GoldenReport {
             let firstLine = failure.message.split(separator: "\n").first.map(String.init) ?? ""
             xml += "    <testcase name=\"\(xmlEscaped(test))\" classname=\"\(xmlEscaped(file))\" time=\"0\">\n"
             xml += "      <failure message=\"\(xmlEscaped(firstLine))\" type=\"GoldenMismatch\">"
-                + xmlEscaped(failure.message + "\n" + imagePaths(of: failure).joined(separator: "\n")) + "</failure>\n"
+                + ReportText.xml(failure.message + "\n" + imagePaths(of: failure).joined(separator: "\n"), attribute: false) + "</failure>\n"
             xml += "    </testcase>\n"
         }
         let skippedText = skipped.map { "skipped \($0.folder): \($0.reason)" }.joined(separator: "\n")
-        xml += "    <system-out>\(xmlEscaped(skippedText))</system-out>\n"
+        xml += "    <system-out>\(ReportText.xml(skippedText, attribute: false))</system-out>\n"
         xml += "    <system-err></system-err>\n"
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
@@ -53,20 +53,5 @@ extension GoldenReport {
         return lines
     }
 
-    private func xmlEscaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
-            // XML 1.0 allows no other control character, even escaped.
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: result += "?"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    private func xmlEscaped(_ text: String) -> String { ReportText.xml(text, attribute: true) }
 }

@@ -16,27 +16,28 @@ extension GoldenReport {
             for failure in failures {
                 let share = failure.ratio.map { String(format: "%.4f%%", $0 * 100) } ?? "size differs"
                 let pixels = failure.differentPixels.map { "\($0) of \(failure.totalPixels ?? 0) (\(share))" } ?? share
-                let images = imagePaths(of: failure).dropFirst().map { "`\(cell($0))`" }.joined(separator: "<br>")
-                text += "| `\(cell(failure.identifier))` | \(pixels) | \(images) |\n"
+                let images = imagePaths(of: failure).dropFirst().map { ReportText.codeSpan($0) }.joined(separator: "<br>")
+                text += "| \(ReportText.codeSpan(failure.identifier)) | \(pixels) | \(images) |\n"
             }
             text += "\n"
             for failure in failures {
-                text += "<details><summary>\(html(failure.identifier))</summary>\n\n```\n"
-                    + failure.message.replacingOccurrences(of: "```", with: "'''") + "\n```\n\n</details>\n\n"
+                // The message in a fence longer than any run of backticks in it, so nothing closes it.
+                let fence = String(repeating: "`", count: max(3, Self.longestBacktickRun(in: failure.message) + 1))
+                text += "<details><summary>\(ReportText.html(failure.identifier))</summary>\n\n\(fence)\n"
+                    + failure.message + "\n\(fence)\n\n</details>\n\n"
             }
         }
-        for (folder, reason) in skipped { text += "- skipped `\(cell(folder))`: \(cell(reason))\n" }
+        for (folder, reason) in skipped { text += "- skipped \(ReportText.codeSpan(folder)): \(ReportText.codeSpan(reason))\n" }
         return text
     }
 
-    /// Text safe inside a table cell's code span: no pipe, backtick or line break.
-    private func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'")
-            .replacingOccurrences(of: "\n", with: " ")
+    private static func longestBacktickRun(in text: String) -> Int {
+        var longest = 0, run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
     }
 
-    private func html(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
 }

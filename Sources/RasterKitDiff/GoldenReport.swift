@@ -131,7 +131,7 @@ public struct GoldenReport: Sendable {
         <section>
           <h2>\(escape(failure.identifier)) <span class="ratio">\(ratio)</span></h2>
           <p class="stats">\(pixels) · golden <code>\(escape(failure.golden))</code></p>
-          \(ignoredNote(failure))<pre>\(escape(failure.message))</pre>
+          \(ignoredNote(failure))<pre>\(ReportText.html(failure.message, multiline: true))</pre>
           <div class="row">\(figure("expected", failure.expected))\(figure("actual", failure.actual))\(figure("diff", failure.diff))</div>
           \(compare)
         </section>
@@ -156,10 +156,7 @@ public struct GoldenReport: Sendable {
 
     private func dataURL(_ data: Data) -> String { "data:image/png;base64," + data.base64EncodedString() }
 
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private func escape(_ text: String) -> String { ReportText.html(text) }
 }
 
 /// Why a report could not be made.

@@ -41,23 +41,37 @@ package struct GoldenRunRecord: Sendable, Equatable {
     /// One golden's line.
     package static func line(forGolden path: String) -> String { "golden \(path)\n" }
 
-    /// Parses a record; nil when the text is not one (another file in the folder).
+    /// Parses a record, strictly: nil for anything that is not wholly one — a line cut short
+    /// (a process that died mid-write), an unknown or repeated field, a start time that is not a
+    /// positive finite number, a golden path that is not absolute. Deleting goldens follows from
+    /// these records, so one that cannot be read in full is not read at all.
     package init?(text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
+        guard text.hasSuffix("\n") else { return nil }
+        var lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
         guard lines.next() == Substring(GoldenRunRecord.header) else { return nil }
-        var started: Double?, filtered: Bool?, arguments = "", goldens: [String] = []
+        var started: Double?, filtered: Bool?, arguments: String?, goldens: [String] = []
         while let line = lines.next() {
-            let (key, value) = line.firstIndex(of: " ").map { (line[..<$0], String(line[line.index(after: $0)...])) } ?? (line, "")
+            guard let space = line.firstIndex(of: " ") else { return nil }
+            let key = line[..<space], value = String(line[line.index(after: space)...])
             switch key {
-            case "started": started = Double(value)
-            case "filtered": filtered = Bool(value)
-            case "arguments": arguments = value
-            case "golden": goldens.append(value)
-            default: continue
+            case "started":
+                guard started == nil, let seconds = Double(value), seconds.isFinite, seconds > 0 else { return nil }
+                started = seconds
+            case "filtered":
+                guard filtered == nil, let flag = Bool(value) else { return nil }
+                filtered = flag
+            case "arguments":
+                guard arguments == nil else { return nil }
+                arguments = value
+            case "golden":
+                guard value.hasPrefix("/"), !value.contains("\0") else { return nil }
+                goldens.append(value)
+            default:
+                return nil
             }
         }
         guard let started, let filtered else { return nil }
-        self.init(started: started, filtered: filtered, arguments: arguments, goldens: goldens)
+        self.init(started: started, filtered: filtered, arguments: arguments ?? "", goldens: goldens)
     }
 
     /// Whether a test process with these arguments runs only some tests.

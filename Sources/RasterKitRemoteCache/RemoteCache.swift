@@ -90,18 +90,14 @@ public final class RemoteCache: RemoteStore {
         }
     }
 
-    /// `GET`s the object: its body on `200`, nil on `404`.
-    ///
-    /// - Throws: `RemoteStoreError` for a timeout, a failed connection or any other status.
-    public func get(_ name: RemoteObjectName) throws -> Data? {
-        try object(in: perform(method: .GET, url: objectURL(for: name), body: nil))
-    }
-
     /// `GET`s every object at once (over up to eight connections, the client's pool) and waits
-    /// for each answer, each within the request timeout.
-    public func get(_ names: [RemoteObjectName]) -> [Result<Data?, any Error>] {
-        let started = names.map { name in Result { try start(method: .GET, url: objectURL(for: name), body: nil) } }
-        return started.map { result in Result { try object(in: wait(for: result.get())) } }
+    /// for each answer, each within the request timeout: its body on `200`, nil on `404`, a
+    /// ``RemoteStoreError`` for a timeout, a failed connection, any other status or a body over
+    /// `maximumBytes` (or ``Configuration/maximumObjectBytes``), whose reading stops there.
+    public func get(_ names: [RemoteObjectName], maximumBytes: Int) -> [Result<Data?, any Error>] {
+        let limit = min(max(0, maximumBytes), configuration.maximumObjectBytes)
+        let started = names.map { name in Result { try start(method: .GET, url: objectURL(for: name), body: nil, maximumBytes: limit) } }
+        return started.map { result in Result { try object(in: wait(for: result.get(), maximumBytes: limit)) } }
     }
 
     /// The body of a `200`, nil for a `404`; throws for any other status.
@@ -119,11 +115,12 @@ public final class RemoteCache: RemoteStore {
     /// `PUT`s every object at once and waits for each answer (each within the request timeout).
     public func put(_ objects: [RemoteStoreUpload]) -> [RemoteStoreError?] {
         let started = objects.map { object in
-            Result { try start(method: .PUT, url: objectURL(for: object.name), body: object.bytes) }
+            Result { try start(method: .PUT, url: objectURL(for: object.name), body: object.bytes,
+                               maximumBytes: configuration.maximumObjectBytes) }
         }
         return started.map { result in
             do {
-                let response = try wait(for: result.get())
+                let response = try wait(for: result.get(), maximumBytes: configuration.maximumObjectBytes)
                 switch response.status.code {
                 case 200, 201, 204: return nil
                 case 401, 403, 405: return RemoteStoreError.forbidden(status: Int(response.status.code))
@@ -139,11 +136,7 @@ public final class RemoteCache: RemoteStore {
 
     // MARK: Requests
 
-    private func perform(method: HTTPMethod, url: URL, body: Data?) throws -> HTTPClient.Response {
-        try wait(for: start(method: method, url: url, body: body))
-    }
-
-    private func start(method: HTTPMethod, url: URL, body: Data?) throws -> EventLoopFuture<HTTPClient.Response> {
+    private func start(method: HTTPMethod, url: URL, body: Data?, maximumBytes: Int) throws -> EventLoopFuture<HTTPClient.Response> {
         let request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(url: url, method: method, body: body.map { .bytes($0) })
@@ -154,13 +147,16 @@ public final class RemoteCache: RemoteStore {
         if let authorization = configuration.authorization { headers.replaceOrAdd(name: "Authorization", value: authorization) }
         let prepared = try HTTPClient.Request(url: url, method: method, headers: headers, body: body.map { .bytes($0) })
         let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(configuration.requestTimeout))
-        let accumulator = ResponseAccumulator(request: prepared, maxBodySize: configuration.maximumObjectBytes)
+        let accumulator = ResponseAccumulator(request: prepared, maxBodySize: maximumBytes)
         return client.execute(request: prepared, delegate: accumulator, deadline: deadline).futureResult
     }
 
-    private func wait(for future: EventLoopFuture<HTTPClient.Response>) throws -> HTTPClient.Response {
+    private func wait(for future: EventLoopFuture<HTTPClient.Response>, maximumBytes: Int) throws -> HTTPClient.Response {
         do {
             return try future.wait()
+        } catch let error as ResponseAccumulator.ResponseTooBigError {
+            _ = error
+            throw RemoteStoreError.tooLarge(limit: maximumBytes)
         } catch {
             throw Self.storeError(error)
         }

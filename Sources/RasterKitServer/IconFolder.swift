@@ -4,11 +4,14 @@ import Synchronization
 
 /// The SVGs of an icon folder, indexed by their path inside it without `.svg` (`arrows/left`).
 /// Requests are looked up in this index and never joined to the folder's path, so no request
-/// path can name a file outside it (`..`, encoded dots and symbolic links included).
+/// path can name a file outside it (`..`, encoded dots and symbolic links included); and a file
+/// is opened step by step from the folder without following a symbolic link (see
+/// `OpenFile(relativePath:under:)`), so one swapped in after the index was made — for a file or
+/// for a folder on its path — is refused, never followed out of the folder.
 final class IconFolder: Sendable {
     /// The folder, as given.
     let directory: URL
-    /// Icon name → the file's absolute path.
+    /// Icon name → the file's path inside the folder.
     let files: [String: String]
     /// Documents read so far: read on first request and kept until the folder changes (the
     /// whole index is replaced then).
@@ -30,10 +33,16 @@ final class IconFolder: Sendable {
     /// The document of icon `name`: nil when the folder has no such icon.
     func document(named name: String) throws(SVGError) -> SVGDocument? {
         if let known = documents.withLock({ $0[name] }) { return known }
-        guard let path = files[name] else { return nil }
+        guard let relative = files[name] else { return nil }
         // Not parsed here: the digest alone makes the key, so a cached render never pays for
         // parsing; a malformed file fails when it is drawn.
-        let data = try SVGDocument.readFile(path, naming: name + ".svg", limits: limits)
+        let file: OpenFile
+        do {
+            file = try OpenFile(relativePath: relative, under: directory.standardizedFileURL.path, naming: name + ".svg")
+        } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
+        }
+        let data = try SVGDocument.readFile(file, naming: name + ".svg", limits: limits)
         let document = SVGDocument(unvalidatedData: data, externalReferences: .blocked, source: name + ".svg")
         documents.withLock { $0[name] = document }
         return document
@@ -65,7 +74,7 @@ final class IconFolder: Sendable {
             }
             guard relative.lowercased().hasSuffix(".svg"),
                   (walker.fileAttributes?[.type] as? FileAttributeType) == .typeRegular else { continue }
-            files[String(relative.dropLast(4))] = root + "/" + relative
+            files[String(relative.dropLast(4))] = relative
         }
         return files
     }
@@ -80,7 +89,8 @@ struct FileChangeStamp: Hashable, Sendable {
     /// The stamp of `path` now; all zero when it cannot be read.
     init(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        // The link itself, not what it points to: a file swapped for a link is a change.
+        guard lstat(path, &info) == 0 else {
             size = -1; seconds = 0; nanoseconds = 0
             return
         }

@@ -36,15 +36,20 @@ public struct RasterKitRoutes: Sendable {
         router.head("/components/:component/:file") { request, context in await component(request, context).createHeadResponse() }
         router.head("/icons/**") { request, context in await icon(request, context).createHeadResponse() }
         guard includesOperationalRoutes else { return }
-        router.get("/health") { _, _ in
+        let health: @Sendable (Request, Context) async -> Response = { _, _ in
             service.metrics.countRequest(route: "health", status: 200)
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}")))
         }
-        router.get("/metrics") { _, _ in
+        let metrics: @Sendable (Request, Context) async -> Response = { _, _ in
             service.metrics.countRequest(route: "metrics", status: 200)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: service.metricsText())))
         }
+        router.get("/health", use: health)
+        router.get("/metrics", use: metrics)
+        // HEAD wherever GET answers.
+        router.head("/health") { request, context in await health(request, context).createHeadResponse() }
+        router.head("/metrics") { request, context in await metrics(request, context).createHeadResponse() }
     }
 }

@@ -33,14 +33,14 @@ extension RasterRenderService {
             return Response(status: .notModified, headers: headers)
         }
         let encodedKey = identity + "." + format.fileExtension
-        if let data = encoded.data(for: encodedKey) {
+        if let data = encoded.buffer(for: encodedKey) {
             metrics.countRender(origin: "memory")
             return imageResponse(data, format: format, origin: "memory", headers: headers)
         }
         let drawn: any Rasterizable
         if let component { drawn = component } else { drawn = try render.makeComponent() }
         let stretches = resolved.stretches
-        let outcome: (data: Data, origin: RenderedImage.Origin)?
+        let outcome: (data: ByteBuffer, origin: RenderedImage.Origin)?
         do {
             outcome = try await admission.withSlot {
                 try await self.render(drawn, size: size, scale: query.scale, stretches: stretches, format: format)
@@ -68,22 +68,30 @@ extension RasterRenderService {
     }
 
     /// Renders (or fetches from the rasterizer's tiers) and encodes; runs inside a queue slot.
+    /// Everything that blocks — drawing, a vector document, stretching, encoding — runs on the
+    /// rasterizer's render threads, in one bound, never on Swift concurrency's threads, which
+    /// stay free for `/health`, revalidations and warm hits.
     private func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double, stretches: Bool,
-                                                 format: ServedFormat) async throws -> (data: Data, origin: RenderedImage.Origin) {
+                                                 format: ServedFormat) async throws -> (data: ByteBuffer, origin: RenderedImage.Origin) {
         let start = ContinuousClock.now
+        let rasterizer = self.rasterizer
         if let vector = format.vector {
             // A document is drawn from the component at the size in points (a nine-slice at its
             // full size), not from a render; the encoded cache keeps it like any response.
-            let document = try rasterizer.vectorDocument(of: component, size: size, format: vector)
+            let document = try await rasterizer.onRenderThreads {
+                try rasterizer.vectorDocument(of: component, size: size, format: vector)
+            }
             metrics.recordDraw(ContinuousClock.now - start)
-            return (document, .drawn)
+            return (ByteBuffer(bytes: document), .drawn)
         }
         let rendered = try await rasterizer.render(component, size: size, scale: scale, priority: .urgent)
         if rendered.origin == .drawn || rendered.origin == .fallback { metrics.recordDraw(ContinuousClock.now - start) }
-        var image = rendered.image
-        if stretches, image.capInsets != nil { image = try image.stretched(to: size) }
         guard let encoder = format.encoder else { throw RequestError(.internalServerError, "no encoder for .\(format.fileExtension)") }
-        return (try encoder.encode(image), rendered.origin)
+        let image = rendered.image
+        let data = try await rasterizer.onRenderThreads {
+            try encoder.encode(stretches && image.capInsets != nil ? try image.stretched(to: size) : image)
+        }
+        return (ByteBuffer(bytes: data), rendered.origin)
     }
 
     private func cachingHeaders(identity: String, keyDigest: String, versioned: Bool) -> HTTPFields {
@@ -96,20 +104,23 @@ extension RasterRenderService {
         return headers
     }
 
-    private func imageResponse(_ data: Data, format: ServedFormat, origin: String, headers: HTTPFields) -> Response {
+    /// The response for encoded bytes: the buffer is shared, never copied, so every client
+    /// served one response (fast or slow to read it) holds the same bytes.
+    private func imageResponse(_ data: ByteBuffer, format: ServedFormat, origin: String, headers: HTTPFields) -> Response {
         var headers = headers
         headers[.contentType] = format.contentType
         headers[Self.originField] = origin
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: data))
     }
 
-    /// A render that failed: over a limit is the request's fault (400), anything else the server's (500).
+    /// A render that failed: over a limit or asked for at a size the component cannot take is
+    /// the request's fault (400), anything else the server's (500).
     private static func failure(_ error: any Error) -> RequestError {
         var underlying = error
-        if case .drawFailed(_, _, let inner)? = error as? RenderError { underlying = inner }
+        while case .drawFailed(_, _, let inner)? = underlying as? RenderError { underlying = inner }
         switch underlying as? RenderError {
-        case .surfaceTooLarge?, .invalidSize?, .invalidScale?, .limitExceeded?, .memoryBudgetExceeded?:
-            return .badRequest("the render is over the server's limits: \(underlying)")
+        case .surfaceTooLarge?, .invalidSize?, .invalidScale?, .limitExceeded?, .memoryBudgetExceeded?, .invalidCapInsets?:
+            return .badRequest("the render is over the server's limits, or not possible at this size: \(underlying)")
         default:
             return RequestError(.internalServerError, "the render failed: \(error)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -43,8 +44,16 @@ public struct RasterServer: Sendable {
         // in the middleware present when it is added.
         router.add(middleware: JSONNotFoundMiddleware())
         RasterKitRoutes(service: service).register(on: router)
+        let configuration = service.configuration
+        let connections = ConnectionCount(limit: configuration.maximumConnections)
+        let idle = TimeAmount.nanoseconds(Int64(max(0.001, configuration.idleTimeout) * 1e9))
+        let stall = TimeAmount.nanoseconds(Int64(max(0.001, configuration.writeTimeout) * 1e9))
         let application = Application(
             router: router,
+            server: HTTPServerBuilder { responder in
+                GuardedHTTPChannel(base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idle)),
+                                   connections: connections, writeTimeout: stall)
+            },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "RasterKit"),
             services: [service],
             onServerRunning: { channel in

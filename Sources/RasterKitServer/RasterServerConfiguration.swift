@@ -33,6 +33,14 @@ public struct RasterServerConfiguration: Sendable {
     public var reloadInterval: Double = 1
     /// Bytes of encoded responses (PNG, WebP) kept in memory, so a warm hit encodes nothing.
     public var encodedCacheLimit: Int = 64 << 20
+    /// The most connections open at once; one more is answered `503` and closed. Keep it under
+    /// the process's file descriptor limit (`rasterkit serve` lowers it to fit).
+    public var maximumConnections: Int = 512
+    /// Seconds a connection may stay idle — between requests, or sending a request head — before
+    /// it is closed.
+    public var idleTimeout: Double = 10
+    /// Seconds a response may wait on a client that reads nothing before its connection is closed.
+    public var writeTimeout: Double = 30
 
     /// A configuration serving `manifest` and the SVGs in `icons`, with the default limits.
     public init(manifest: URL? = nil, icons: URL? = nil) {

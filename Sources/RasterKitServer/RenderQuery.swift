@@ -39,10 +39,45 @@ struct RenderQuery: Sendable {
                     throw .badRequest("appearance '\(value)' is not one of \(Appearance.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 appearance = named
-            case "v": isVersioned = true
+            case "v":
+                guard (1...64).contains(value.utf8.count), value.utf8.allSatisfy(Self.isVersionByte) else {
+                    throw .badRequest("v '\(value)' must be 1 to 64 letters, digits, '.', '_' or '-'")
+                }
+                isVersioned = true
+            case "exp":
+                guard (1...12).contains(value.utf8.count), value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                    throw .badRequest("exp '\(value)' must be a time in seconds since 1970, in digits")
+                }
+            case "sig":
+                guard value.utf8.count == 64, value.allSatisfy(\.isHexDigit) else {
+                    throw .badRequest("sig '\(value)' must be 64 hexadecimal digits")
+                }
             default: break
             }
         }
+        if let size, size.width * scale < 1 || size.height * scale < 1 {
+            throw .badRequest("size \(Self.format(size)) at scale \(scale) is less than one pixel")
+        }
+    }
+
+    private static func isVersionByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+        default: false
+        }
+    }
+
+    /// A plain decimal number: digits, then optionally a point and more digits (`24`, `1.5`,
+    /// `0.25`) — no sign, exponent, hexadecimal, `inf` or `nan`, so one value has one spelling
+    /// and nothing exotic reaches a render.
+    static func decimal(_ text: Substring) -> Double? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits: (Substring) -> Bool = { !$0.isEmpty && $0.utf8.count <= 9 && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+        guard digits(parts[0]), parts.count == 1 || digits(parts[1]) else { return nil }
+        // Leading zeros give a value two spellings.
+        if parts[0].count > 1, parts[0].first == "0" { return nil }
+        return Double(text)
     }
 
     /// Refuses `size` at this query's scale when it has more pixels than the configuration
@@ -58,7 +93,7 @@ struct RenderQuery: Sendable {
     static func size(_ text: String, configuration: RasterServerConfiguration) throws(RequestError) -> Size {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2,
-              let width = Double(parts[0]), let height = parts.count == 2 ? Double(parts[1]) : width,
+              let width = decimal(parts[0]), let height = parts.count == 2 ? decimal(parts[1]) : width,
               width.isFinite, height.isFinite else {
             throw .badRequest("size '\(text)' is not N or WxH (points, such as 24 or 160x44)")
         }
@@ -70,7 +105,7 @@ struct RenderQuery: Sendable {
 
     /// A scale more than 0 and at most the configured maximum.
     static func scale(_ text: String, configuration: RasterServerConfiguration) throws(RequestError) -> Double {
-        guard let scale = Double(text), scale.isFinite, scale > 0, scale <= configuration.maximumScale else {
+        guard let scale = decimal(Substring(text)), scale.isFinite, scale > 0, scale <= configuration.maximumScale else {
             throw .badRequest("scale '\(text)' must be a number more than 0 and at most \(configuration.maximumScale)")
         }
         return scale

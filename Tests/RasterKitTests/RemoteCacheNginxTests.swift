@@ -158,7 +158,7 @@ import RasterKitRemoteCache
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(failures.count == 0)
-        #expect(try stores[0].get(RemoteObjectName(key: key)) == object)
+        #expect(try stores[0].get(RemoteObjectName(key: key), maximumBytes: 1 << 20) == object)
 
         // Two machines drawing the same renders at once, then a third reading them.
         let draws = Counter()
@@ -183,7 +183,7 @@ import RasterKitRemoteCache
         defer { server.remove() }
         let store = RemoteCache(url: server.writable, configuration: configuration())
         let key = Rasterizer().key(for: Counted(label: "absent", draws: Counter()), size: Size(8))
-        #expect(try store.get(RemoteObjectName(key: key)) == nil)
+        #expect(try store.get(RemoteObjectName(key: key), maximumBytes: 1 << 20) == nil)
         #expect(store.objectURL(for: RemoteObjectName(key: key)).absoluteString
                 == "\(server.writable.absoluteString)/\(CacheKey.formatVersion)/\(key.digest)")
         var bazel = configuration()

@@ -182,15 +182,13 @@ final class GatedRemote: RemoteStore, @unchecked Sendable {
     func waitForFirstCall() { called.wait() }
     func open() { gate.signal() }
 
-    func get(_ name: RemoteObjectName) throws -> Data? { try inner.get(name) }
-
-    func get(_ names: [RemoteObjectName]) -> [Result<Data?, any Error>] {
+    func get(_ names: [RemoteObjectName], maximumBytes: Int) -> [Result<Data?, any Error>] {
         requested.withLock { $0 += names.map(\.description) }
         if isFirst.exchange(false, ordering: .acquiringAndReleasing) {
             called.signal()
             gate.wait()
         }
-        return names.map { name in Result { try inner.get(name) } }
+        return inner.get(names, maximumBytes: maximumBytes)
     }
 
     func put(_ objects: [RemoteStoreUpload]) -> [RemoteStoreError?] { inner.put(objects) }

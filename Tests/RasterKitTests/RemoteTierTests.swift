@@ -20,14 +20,21 @@ final class FakeRemote: RemoteStore {
     func replace(_ name: String, with data: Data) { objects.withLock { $0[name] = data } }
     var names: [String] { objects.withLock { Array($0.keys) } }
 
-    func get(_ name: RemoteObjectName) throws -> Data? {
+    func get(_ names: [RemoteObjectName], maximumBytes: Int) -> [Result<Data?, any Error>] {
+        names.map { name in Result { try get(name, maximumBytes: maximumBytes) } }
+    }
+
+    func get(_ name: RemoteObjectName, maximumBytes: Int) throws -> Data? {
         gets.increment()
         switch mode.withLock({ $0 }) {
         case .failing: throw RemoteStoreError.status(503)
         case .hanging(let seconds):
             usleep(UInt32(seconds * 1_000_000))
             throw RemoteStoreError.timedOut
-        case .working, .readOnly: return objects.withLock { $0[name.description] }
+        case .working, .readOnly:
+            let object = objects.withLock { $0[name.description] }
+            if let object, object.count > maximumBytes { throw RemoteStoreError.tooLarge(limit: maximumBytes) }
+            return object
         }
     }
 

@@ -119,6 +119,48 @@ private struct Holding<Value: Sendable>: Rasterizable {
         try expectDrawnApart([[[Int]()] as [any Sendable], [[String]()] as [any Sendable]])
     }
 
+    /// Standard and Foundation values of every other shape: each is keyed (and two values of it
+    /// apart) or refused with a StateKeyError; none crashes.
+    @Test func otherStandardValuesAreKeyedOrRefused() throws {
+        func outcome<Value: Sendable>(_ first: Value, _ second: Value) -> String {
+            let rasterizer = Rasterizer()
+            let draws = Counter()
+            do {
+                _ = try rasterizer.image(for: Holding(value: first, draws: draws), size: Size(4), scale: 1)
+                _ = try rasterizer.image(for: Holding(value: second, draws: draws), size: Size(4), scale: 1)
+                return draws.count == 2 ? "keyed" : "shared"
+            } catch let error as StateKeyError {
+                return "refused: \(error.reason)"
+            } catch {
+                return "failed: \(error)"
+            }
+        }
+        let outcomes: [(String, String)] = [
+            ("AnyHashable", outcome(Unchecked(AnyHashable(1)), Unchecked(AnyHashable("1")))),
+            ("ClosedRange<String>", outcome("a"..."b", "a"..."c")),
+            ("KeyValuePairs", outcome(Unchecked(["a": 1] as KeyValuePairs), Unchecked(["a": 2] as KeyValuePairs))),
+            ("CollectionOfOne", outcome(CollectionOfOne(1), CollectionOfOne(2))),
+            ("Repeated", outcome(repeatElement("x", count: 2), repeatElement("x", count: 3))),
+            ("Slice", outcome(Unchecked([1, 2, 3][...].dropFirst()), Unchecked([1, 2, 4][...].dropFirst()))),
+            ("Result", outcome(Result<Int, CancellationError>.success(1), .success(2))),
+            ("Dictionary.Keys", outcome(Unchecked(["a": 1].keys), Unchecked(["b": 1].keys))),
+            ("IndexPath", outcome(IndexPath(indexes: [1, 2]), IndexPath(indexes: [1, 3]))),
+            ("DateInterval", outcome(DateInterval(start: Date(timeIntervalSince1970: 0), duration: 1),
+                                     DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2))),
+            ("Date.FormatStyle", outcome(Date.FormatStyle(date: .long, time: .none), Date.FormatStyle(date: .numeric, time: .none))),
+            ("Regex", outcome(Unchecked(try Regex("a+")), Unchecked(try Regex("b+")))),
+            ("UnitMass", outcome(Measurement(value: 1, unit: UnitMass.grams), Measurement(value: 1, unit: UnitMass.ounces))),
+            ("NSRange", outcome(NSRange(location: 1, length: 2), NSRange(location: 1, length: 3))),
+            ("AffineTransform", outcome(AffineTransform(translationByX: 1, byY: 0), AffineTransform(translationByX: 2, byY: 0))),
+            ("UUID?", outcome(UUID?.none, UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))),
+            ("Data", outcome(Data([1]), Data([2]))),
+            ("Never?", outcome(Never?.none, Never?.none)),
+        ]
+        for (name, result) in outcomes {
+            #expect(result == "keyed" || result.hasPrefix("refused") || (name == "Never?" && result == "shared"), "\(name): \(result)")
+        }
+    }
+
     @Test func customMirrorsNeverHideState() throws {
         struct Hidden: CustomReflectable, Sendable {
             var drawn: Int

@@ -236,7 +236,8 @@ import RasterKitRemoteCache
 
         let second = try machine("second")
         let fresh = fixture.folder.appendingPathComponent("fresh")
-        let stored = try #require(Self.run(manifest, into: fresh, format: .ninepatch).storedRun(in: second))
+        let pack = try Self.remotePack(Self.run(manifest, into: fresh, format: .ninepatch), second)
+        let stored = try #require(pack)
         #expect(stored.store === second.disk && stored.outputCount == result.summary.total)
         let written = try #require(stored.write(jobs: 2))
         #expect(written.summary.drawn == 0 && written.summary.fellBack == result.summary.fellBack)
@@ -251,13 +252,66 @@ import RasterKitRemoteCache
         bytes[bytes.count - 1] ^= 0x01
         try bytes.write(to: object)
         let third = try machine("third")
-        #expect(Self.run(manifest, into: fixture.folder.appendingPathComponent("third"), format: .ninepatch).storedRun(in: third) == nil)
+        #expect(try Self.remotePack(Self.run(manifest, into: fixture.folder.appendingPathComponent("third"), format: .ninepatch), third) == nil)
         #expect(third.remoteStatistics?.rejected == 1)
         // A remote that is down costs one refused connection, then nothing is asked.
         server.stop()
         let fourth = try machine("fourth")
-        #expect(Self.run(manifest, into: fixture.folder.appendingPathComponent("fourth"), format: .ninepatch).storedRun(in: fourth) == nil)
+        #expect(try Self.remotePack(Self.run(manifest, into: fixture.folder.appendingPathComponent("fourth"), format: .ninepatch), fourth) == nil)
         #expect(fourth.remoteStatistics?.errors == 1)
+    }
+
+    /// The pack of `run` in `cache`'s remote store, checked against the run's plan.
+    static func remotePack(_ run: ManifestRun, _ cache: RasterCache) throws -> StoredManifestRun? {
+        guard case .ready(let prepared) = try run.prepare() else { return nil }
+        return prepared.storedRun(inRemoteStoreOf: cache)
+    }
+
+    /// Issue 46: a pack is a hint, never a plan. Anyone with write access to the store could
+    /// write one: an empty pack, one that leaves out an output, or one whose bytes are another
+    /// image than the key names is not used (the run renders as usual and writes every file).
+    @Test func aForgedPackIsIgnoredAndEveryOutputIsWritten() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try Self.writeProject(in: fixture)
+        let remote = FakeRemote()
+        func machine(_ name: String) throws -> RasterCache {
+            RasterCache(disk: try DiskCache(at: fixture.folder.appendingPathComponent("\(name).sqlite")), remote: remote,
+                        respondsToMemoryPressure: false)
+        }
+        let first = try machine("first")
+        let cold = fixture.folder.appendingPathComponent("cold")
+        guard case .ready(let prepared) = try Self.run(manifest, into: cold).prepare() else { return }
+        let result = prepared.render(with: BatchRenderer(rasterizer: Rasterizer(cache: first), jobs: 2))
+        #expect(first.flushUploads(timeout: 10))
+        try first.flush()
+        let identity = try #require(StoredRunRecord.identity(of: Self.run(manifest, into: cold), manifest: Data(contentsOf: manifest)))
+        let name = RemoteObjectName(digest: identity).description
+        let genuine = try #require(remote.object(name))
+        let genuineBody = try #require(RemoteRunPack.decode(genuine, identity: identity))
+        let genuineRecord = try #require(StoredRunRecord(data: genuineBody))
+        #expect(try Self.remotePack(Self.run(manifest, into: fixture.folder.appendingPathComponent("genuine")), try machine("g")) != nil)
+
+        var empty = genuineRecord
+        empty.outputs = []
+        var missingOne = genuineRecord
+        missingOne.outputs.removeLast()
+        var forgedBytes = genuineRecord
+        if case let .inline(key, encoding, _) = forgedBytes.outputs[0].content {
+            // A valid PNG of another size under the output's key.
+            let other = try RasterImage(size: Size(width: 48, height: 48), scale: 1) { _ in }.pngData()
+            forgedBytes.outputs[0].content = .inline(key: key, encoding: encoding, bytes: other)
+        }
+        for (index, forged) in [empty, missingOne, forgedBytes].enumerated() {
+            let body = try #require(forged.data)
+            remote.replace(name, with: RemoteRunPack.encode(identity: identity, body: body))
+            let folder = fixture.folder.appendingPathComponent("forged\(index)")
+            #expect(try Self.remotePack(Self.run(manifest, into: folder), try machine("m\(index)")) == nil, "forged pack \(index) was used")
+            // Rendered as usual: every output, byte for byte what a genuine run writes.
+            let rendered = try Self.render(Self.run(manifest, into: folder), store: fixture.folder.appendingPathComponent("r\(index).sqlite"))
+            #expect(rendered.summary.total == result.summary.total && rendered.summary.failed == 0)
+            #expect(try BatchFreshFolderTests.contents(of: folder) == BatchFreshFolderTests.contents(of: cold))
+        }
     }
 
     @Test func aRecordIsRefusedUnlessWhole() throws {

@@ -13,11 +13,13 @@ internal import Logging
 extension DiskCache {
     /// What a batch wrote to a file for the render of `key` with the encoder named `encoding`, or
     /// nil when the store holds no such bytes (then the caller renders as usual). Counts a hit when
-    /// it answers; a missing entry counts a miss, like ``pngData(for:)``.
-    package func encodedOutput(for key: CacheKey, encoding: String) -> Data? {
+    /// it answers; a missing entry counts a miss, like ``pngData(for:)``. Bytes `accepting`
+    /// refuses (not the render the key names: an image of another size, from a store someone else
+    /// wrote) are removed with their entry and answered as a miss.
+    package func encodedOutput(for key: CacheKey, encoding: String, accepting isRender: (Data) -> Bool = { _ in true }) -> Data? {
         let now = options.clock()
         if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now {
-            guard pending.pngEncoding == encoding, let png = pending.png else { return nil }
+            guard pending.pngEncoding == encoding, let png = pending.png, isRender(png) else { return nil }
             counters.withLock { $0.hits += 1 }
             return png
         }
@@ -28,6 +30,13 @@ extension DiskCache {
         } else {
             guard let kept = keptOutput(for: key, encoding: encoding) else { return nil }
             bytes = kept
+        }
+        guard isRender(bytes) else {
+            options.logger.warning("removing a stored render whose bytes are not the render its key names",
+                                   metadata: ["key": "\(key)", "encoding": "\(encoding)"])
+            counters.withLock { $0.integrityFailures += 1; $0.misses += 1 }
+            writer.delete(DiskCacheDeletion(digest: key.value, created: stored.created))
+            return nil
         }
         counters.withLock { $0.hits += 1 }
         touch(key, stored, now: now)

@@ -21,36 +21,28 @@ extension DiskCache {
         return false
     }
 
-    /// Decodes a stored PNG and checks it against the entry's columns: pixel size, scale and
-    /// cap insets. The checksum already vouches for the bytes; this guards the metadata chunks
-    /// libpng would drop without a word if they were ever written wrong.
-    func decodeChecked(_ stored: DiskCacheStore.StoredEntry) throws -> RasterImage {
-        let image = try RasterImage(pngData: stored.png)
+    /// Decodes a stored PNG once its columns and its header match what the key's render must be
+    /// (`expected`: pixel size, scale, cap insets, the pixel limits), and checks the pixels
+    /// against the columns. The checksum vouches for the bytes against damage, not against a
+    /// store written by someone else (an imported file), so nothing of an entry is trusted
+    /// before it is known to be the key's render: a forged 16384² PNG under a 24-point key is
+    /// never decoded.
+    func decodeChecked(_ stored: DiskCacheStore.StoredEntry, expecting expected: ExpectedRender) throws -> RasterImage {
+        let columns = StoredRenderGeometry(pixelWidth: stored.pixelWidth, pixelHeight: stored.pixelHeight, scale: stored.scale,
+                                           capInsets: stored.capInsets)
+        if let mismatch = expected.mismatch(columns) { throw PNGError.corrupt(reason: "stored as \(mismatch)") }
+        let image = try expected.decode(stored.png)
         guard image.pixelWidth == stored.pixelWidth, image.pixelHeight == stored.pixelHeight else {
             throw PNGError.corrupt(reason: "decoded \(image.pixelWidth)×\(image.pixelHeight) pixels, "
                 + "stored as \(stored.pixelWidth)×\(stored.pixelHeight)")
         }
-        guard Self.isClose(image.scale, stored.scale) else {
+        guard ExpectedRender.isClose(image.scale, stored.scale) else {
             throw PNGError.corrupt(reason: "decoded scale \(image.scale), stored as \(stored.scale)")
         }
-        guard Self.areClose(image.capInsets, stored.capInsets) else {
+        guard ExpectedRender.areClose(image.capInsets, stored.capInsets) else {
             throw PNGError.corrupt(reason: "decoded cap insets \(image.capInsets.map { "\($0)" } ?? "none"), "
                 + "stored as \(stored.capInsets.map { "\($0)" } ?? "none")")
         }
         return image
-    }
-
-    /// Equal up to the rounding of a number written as text in a PNG chunk.
-    private static func isClose(_ a: Double, _ b: Double) -> Bool {
-        abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))
-    }
-
-    private static func areClose(_ a: EdgeInsets?, _ b: EdgeInsets?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): true
-        case let (a?, b?): isClose(a.top, b.top) && isClose(a.left, b.left) && isClose(a.bottom, b.bottom)
-            && isClose(a.right, b.right)
-        default: false
-        }
     }
 }

@@ -102,6 +102,9 @@ enum DiskCacheSchema {
         return migrator
     }()
 
+    /// Every migration's identifier, in the order they run.
+    static var migrationOrder: [String] { migrator.migrations }
+
     /// An `entries` row's last access, in a statement over `entries`: the later of its own
     /// column and its touch in `access_times`.
     static let lastAccessSQL =

@@ -86,8 +86,10 @@ public final class DiskCache: Sendable {
 
     // MARK: Lookups and writes
 
-    /// The stored render for `key`, decoded, or nil for a miss. Counts a hit or a miss.
-    public func image(for key: CacheKey) -> RasterImage? { hit(for: key)?.image }
+    /// The stored render for `key`, decoded, or nil for a miss. Counts a hit or a miss. An
+    /// entry whose PNG is not at the key's scale, or over the default pixel limits, is removed
+    /// before it is decoded.
+    public func image(for key: CacheKey) -> RasterImage? { hit(for: key, expecting: ExpectedRender(key: key))?.image }
 
     /// The stored PNG bytes for `key`, without decoding them (to serve them as they are), or nil
     /// for a miss. Counts a hit or a miss.
@@ -150,19 +152,22 @@ public final class DiskCache: Sendable {
         writer.adoptEncoding(png, encoding: encoding, for: key.value)
     }
 
-    /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks.
-    func hit(for key: CacheKey) -> DiskCacheHit? {
+    /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks,
+    /// with what the render must be (`expected`): an entry that is not is removed before its
+    /// PNG is decoded.
+    func hit(for key: CacheKey, expecting expected: ExpectedRender) -> DiskCacheHit? {
         let now = options.clock()
-        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now, let image = pending.decodedImage {
+        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now,
+           expected.mismatch(pending.geometry) == nil, let image = pending.decodedImage(limits: expected.limits) {
             counters.withLock { $0.hits += 1 }
             return DiskCacheHit(image: image, children: pending.children)
         }
         guard let (stored, children) = servableEntry(for: key, now: now) else { return nil }
         let image: RasterImage
         do {
-            image = try decodeChecked(stored)
+            image = try decodeChecked(stored, expecting: expected)
         } catch {
-            options.logger.warning("removing a stored render whose PNG does not decode",
+            options.logger.warning("removing a stored render whose PNG does not decode or is not the key's render",
                                    metadata: ["key": "\(key)", "error": "\(error)"])
             counters.withLock { $0.decodeFailures += 1; $0.misses += 1 }
             writer.delete(DiskCacheDeletion(digest: key.value, created: stored.created))

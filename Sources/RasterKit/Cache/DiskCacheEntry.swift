@@ -82,9 +82,10 @@ struct DiskCachePendingEntry: Sendable {
         pngEncoding = encoding
     }
 
-    /// The pixels, decoded from `png` when the entry has only that; nil when it does not decode.
-    var decodedImage: RasterImage? {
-        image ?? png.flatMap { try? RasterImage(pngData: $0) }
+    /// The pixels, decoded from `png` (under `limits`) when the entry has only that; nil when it
+    /// does not decode.
+    func decodedImage(limits: ResourceLimits) -> RasterImage? {
+        image ?? png.flatMap { try? RasterImage(pngData: $0, resourceLimits: limits) }
     }
 }
 

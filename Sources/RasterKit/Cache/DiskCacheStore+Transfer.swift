@@ -1,7 +1,16 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 /// A store file opened to be imported: read-only, and checked as a whole before any entry is read.
+///
+/// The file is untrusted input (anyone may hand one over), so nothing in it runs: its schema must
+/// be exactly what this build's migrations make — no view, trigger, index, generated column or
+/// constraint of its own, which SQLite would evaluate while the rows are read (a generated
+/// column of `zeroblob(…)` made a 32 KB file cost gigabytes) — before any table is read;
+/// `trusted_schema` is off; no string or blob over the input limit is read; and every query
+/// goes through the primary keys the exact schema guarantees, so an import takes time linear in
+/// the rows.
 struct DiskCacheImportSource {
     let path: String
     let queue: DatabaseQueue
@@ -9,9 +18,12 @@ struct DiskCacheImportSource {
     let hasEncodedOutputs: Bool
     /// Whether it keeps entries' touches beside them (schema v5).
     let hasAccessTimes: Bool
+    /// The most bytes one entry, or one page of entries, may hold.
+    let maximumBytes: Int
 
-    init(url: URL) throws {
+    init(url: URL, maximumBytes: Int = ResourceLimits.default.maximumInputBytes) throws {
         path = url.path
+        self.maximumBytes = maximumBytes
         // Another program's database, a text file, a missing file: refused without being opened for writing.
         try DiskCache.checkStoreFile(at: url)
         guard FileManager.default.fileExists(atPath: path) else {
@@ -21,19 +33,21 @@ struct DiskCacheImportSource {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "RasterKit.DiskCache.import"
+        configuration.prepareDatabase { db in
+            // Functions in the file's schema may not run, and no value larger than an entry may be made.
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
+            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, Int32(clamping: maximumBytes))
+        }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             (hasEncodedOutputs, hasAccessTimes) = try queue.read { db in
-                try DiskCacheSchema.inspect(db)
-                guard try db.tableExists("entries") else {
-                    throw DiskCacheSchema.Damage.corrupt("it holds no entries table")
-                }
+                let migrations = try Self.checkSchema(db)
                 // The open's inspection reads only the header and schema; an import reads every row.
                 let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
                 guard check == ["ok"] else {
                     throw DiskCacheSchema.Damage.corrupt("integrity_check: \(check.prefix(3).joined(separator: "; "))")
                 }
-                return (try db.tableExists("encoded_outputs"), try db.tableExists("access_times"))
+                return (migrations.contains("v3-encoded-outputs"), migrations.contains("v5-access-times"))
             }
         } catch let damage as DiskCacheSchema.Damage {
             throw DiskCacheError.notAStore(path: path, reason: damage.description)
@@ -41,6 +55,60 @@ struct DiskCacheImportSource {
             throw error
         } catch {
             throw DiskCacheError.wrapping(error, operation: .read, path: path)
+        }
+    }
+
+    /// The migrations the file's schema records, once its schema is exactly the one they make:
+    /// read from `sqlite_master` alone, compared entry by entry (type, name, table, SQL) with a
+    /// new database migrated as far. Throws ``DiskCacheSchema/Damage`` otherwise.
+    private static func checkSchema(_ db: Database) throws -> Set<String> {
+        let schema = try Self.schema(db)
+        // The migrations table must be GRDB's own before a row of it is read.
+        let migrationsTable = try Self.referenceSchema(upTo: nil)
+        guard let table = migrationsTable.first(where: { $0.name == "grdb_migrations" }), schema.contains(table) else {
+            throw DiskCacheSchema.Damage.foreign("it has no migrations table, or one of its own")
+        }
+        try DiskCacheSchema.inspect(db)
+        let applied = try DiskCacheSchema.migrator.appliedIdentifiers(db)
+        guard let last = DiskCacheSchema.migrationOrder.last(where: applied.contains),
+              applied == Set(DiskCacheSchema.migrationOrder.prefix { $0 != last } + [last]) else {
+            throw DiskCacheSchema.Damage.foreign("its migrations (\(applied.sorted().joined(separator: ", "))) are not a store's")
+        }
+        let expected = try Self.referenceSchema(upTo: last)
+        guard schema == expected else {
+            let extra = schema.subtracting(expected).map(\.name).sorted()
+            let missing = expected.subtracting(schema).map(\.name).sorted()
+            throw DiskCacheSchema.Damage.foreign("its schema differs from a store's (its own: \(extra.joined(separator: ", ")); "
+                + "missing or changed: \(missing.joined(separator: ", ")))")
+        }
+        return applied
+    }
+
+    /// One entry of `sqlite_master`.
+    private struct SchemaEntry: Hashable {
+        var type: String
+        var name: String
+        var table: String
+        var sql: String?
+    }
+
+    private static func schema(_ db: Database) throws -> Set<SchemaEntry> {
+        Set(try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master").map { row in
+            SchemaEntry(type: row[0], name: row[1], table: row[2], sql: row[3])
+        })
+    }
+
+    /// The schema a new store has after the migrations up to `last` (none: only GRDB's table).
+    private static func referenceSchema(upTo last: String?) throws -> Set<SchemaEntry> {
+        let reference = try DatabaseQueue()
+        if let last {
+            try DiskCacheSchema.migrator.migrate(reference, upTo: last)
+        } else {
+            try DiskCacheSchema.migrator.migrate(reference, upTo: DiskCacheSchema.migrationOrder[0])
+        }
+        return try reference.read { db in
+            let all = try schema(db)
+            return last == nil ? all.filter { $0.name == "grdb_migrations" } : all
         }
     }
 }
@@ -60,16 +128,29 @@ extension DiskCacheStore {
         let lastAccess = source.hasAccessTimes ? DiskCacheSchema.lastAccessSQL : "last_access"
         var lastID = Int64.min
         while true {
+            // A page is at most `importPageSize` entries and at most `maximumBytes` of PNGs (at
+            // least one entry): the sizes are read first, without the blobs.
+            let sizes = try source.queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, length(png) FROM entries WHERE id > ? ORDER BY id LIMIT \(Self.importPageSize)",
+                                 arguments: [lastID])
+            }
+            guard !sizes.isEmpty else { break }
+            var pageEnd: Int64 = sizes[0][0], pageBytes = 0
+            for size in sizes {
+                let bytes: Int = size[1] ?? 0
+                if pageBytes > 0, pageBytes + bytes > source.maximumBytes { break }
+                pageBytes += bytes
+                pageEnd = size[0]
+            }
             let rows = try source.queue.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT id, digest, type_name, render_version, key_description, pixel_width, pixel_height, scale,
                            cap_top, cap_left, cap_bottom, cap_right, created_at, \(lastAccess), expires_at, children,
                            checksum, \(encoding), png
-                    FROM entries WHERE id > ? ORDER BY id LIMIT \(Self.importPageSize)
-                    """, arguments: [lastID])
+                    FROM entries WHERE id > ? AND id <= ? ORDER BY id
+                    """, arguments: [lastID, pageEnd])
             }
-            guard let last = rows.last else { break }
-            lastID = last[0]
+            lastID = pageEnd
             report.entriesInFile += rows.count
             try writing { db in
                 let insert = try db.cachedStatement(sql: """
@@ -100,16 +181,30 @@ extension DiskCacheStore {
         var imported = 0
         var after: (Int64, String) = (.min, "")
         while true {
+            // Pages bounded in bytes as for entries: the sizes first, without the blobs.
+            let sizes = try source.queue.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT entry_id, encoding, length(bytes) FROM encoded_outputs
+                    WHERE (entry_id, encoding) > (?, ?) ORDER BY entry_id, encoding LIMIT \(Self.importPageSize)
+                    """, arguments: [after.0, after.1])
+            }
+            guard !sizes.isEmpty else { break }
+            var end: (Int64, String) = (sizes[0][0], sizes[0][1]), pageBytes = 0
+            for size in sizes {
+                let bytes: Int = size[2] ?? 0
+                if pageBytes > 0, pageBytes + bytes > source.maximumBytes { break }
+                pageBytes += bytes
+                end = (size[0], size[1])
+            }
             let rows = try source.queue.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT kept.entry_id, kept.encoding, kept.checksum, kept.bytes, entries.digest
                     FROM encoded_outputs AS kept JOIN entries ON entries.id = kept.entry_id
-                    WHERE (kept.entry_id, kept.encoding) > (?, ?) ORDER BY kept.entry_id, kept.encoding
-                    LIMIT \(Self.importPageSize)
-                    """, arguments: [after.0, after.1])
+                    WHERE (kept.entry_id, kept.encoding) > (?, ?) AND (kept.entry_id, kept.encoding) <= (?, ?)
+                    ORDER BY kept.entry_id, kept.encoding
+                    """, arguments: [after.0, after.1, end.0, end.1])
             }
-            guard let last = rows.last else { break }
-            after = (last[0], last[1])
+            after = end
             try writing { db in
                 let insert = try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO encoded_outputs (entry_id, encoding, checksum, bytes)
@@ -131,11 +226,16 @@ extension DiskCacheStore {
         return imported
     }
 
-    /// Whether an entry's row id, digest, checksum and PNG belong together.
+    /// Whether an entry's row id, digest, checksum and PNG belong together, and its PNG's header
+    /// is the size its columns state, within the default pixel limits (an entry is still checked
+    /// against its key's render before it is served).
     private static func isIntact(_ row: Row) -> Bool {
         guard let digest = StableDigest(storedBytes: row[1]), digest.storedID == (row[0] as Int64),
-              let checksum = row[16] as Int64?, let png = row[18] as Data? else { return false }
-        return DiskCacheChecksum.of(digest: digest, png: png) == checksum
+              let checksum = row[16] as Int64?, let png = row[18] as Data?,
+              DiskCacheChecksum.of(digest: digest, png: png) == checksum,
+              let width = row[5] as Int?, let height = row[6] as Int?,
+              let header = try? PNGHeader(png), header.width == width, header.height == height else { return false }
+        return (try? PixelLimits.default.check(pixelWidth: width, pixelHeight: height)) != nil
     }
 
     /// Entries read and written per transaction while importing.

@@ -80,17 +80,19 @@ public final class RasterCache: Sendable {
     }
 
     /// The stored render for `key`, promoted to memory unless `promoting` is false, or nil when
-    /// the disk has none.
-    func diskHit(for key: CacheKey, promoting: Bool = true) -> DiskCacheHit? {
-        guard let disk, let hit = disk.hit(for: key) else { return nil }
+    /// the disk has none (or has one that is not `expected`).
+    func diskHit(for key: CacheKey, expecting expected: ExpectedRender, promoting: Bool = true) -> DiskCacheHit? {
+        guard let disk, let hit = disk.hit(for: key, expecting: expected) else { return nil }
         if promoting { memory.insert(hit.image, children: hit.children, for: key) }
         return hit
     }
 
-    /// The render stored remotely for `key`, verified, or nil. A hit is queued for the disk
-    /// store (its PNG kept, not encoded again) when `storingOnDisk`, for `lifetime` seconds.
-    func remoteHit(for key: CacheKey, storingOnDisk: Bool, lifetime: Double?) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
-        guard let remoteTier, let (hit, png, encoding) = remoteTier.hit(for: key) else { return nil }
+    /// The render stored remotely for `key`, verified (and `expected`), or nil. A hit is queued
+    /// for the disk store (its PNG kept, not encoded again) when `storingOnDisk`, for `lifetime`
+    /// seconds.
+    func remoteHit(for key: CacheKey, expecting expected: ExpectedRender, storingOnDisk: Bool,
+                   lifetime: Double?) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
+        guard let remoteTier, let (hit, png, encoding) = remoteTier.hit(for: key, expecting: expected) else { return nil }
         if storingOnDisk, let disk {
             disk.store(hit.image, for: key, children: hit.children, lifetime: lifetime)
             disk.adoptPNG(png, encoding: encoding, for: key)
@@ -131,20 +133,20 @@ public final class RasterCache: Sendable {
     /// of its time inflating PNGs only to keep their pixels. The object is still verified (its
     /// key digest and checksum cover every byte of the PNG). Only renders with the store's
     /// default lifetime are ever uploaded, so that is the lifetime it is kept with.
-    package func remotePNG(for key: CacheKey, encoding: String) -> Data? {
+    package func remotePNG(for key: CacheKey, encoding: String, expecting expected: ExpectedRender) -> Data? {
         // A render this process holds (drawn inside another, or looked up already) is not asked for.
         guard let remoteTier, !memory.contains(key), !(disk?.contains(key) ?? false),
-              let contents = remoteTier.object(for: key) else { return nil }
+              let contents = remoteTier.object(for: key, expecting: expected) else { return nil }
         if contents.encoding == encoding {
             if let disk, !disk.storeUndecoded(contents.png, encoding: encoding, children: contents.children, for: key) {
                 // Not even a PNG header: treated like any object that does not decode.
-                _ = remoteTier.decoded(contents)
+                _ = remoteTier.decoded(contents, for: key, expecting: expected)
                 return nil
             }
             remoteTier.countHit()
             return contents.png
         }
-        guard let image = remoteTier.decoded(contents) else { return nil }
+        guard let image = remoteTier.decoded(contents, for: key, expecting: expected) else { return nil }
         memory.insert(image, children: contents.children, for: key)
         if let disk {
             disk.store(image, for: key, children: contents.children, lifetime: nil)

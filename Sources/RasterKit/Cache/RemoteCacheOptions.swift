@@ -29,6 +29,13 @@ public struct RemoteCacheOptions: Sendable {
     /// past that the oldest are dropped, and their lookups ask the store again.
     public var maximumPrefetchedBytes = 64 << 20
 
+    /// A secret shared by the machines that use the store: objects are signed with it
+    /// (HMAC-SHA-256 of their name and bytes) and only objects it signed are read, so a store
+    /// others can write to cannot hand this cache a render it did not make. Nil (the default)
+    /// signs nothing and trusts whoever may write to the store. The command line reads it from
+    /// `RASTERKIT_REMOTE_CACHE_KEY`.
+    public var signingKey: Data?
+
     /// The defaults.
     public init() {}
 }

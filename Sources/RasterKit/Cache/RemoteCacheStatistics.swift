@@ -21,9 +21,36 @@ public struct RemoteCacheStatistics: Hashable, Sendable, Codable {
     public var uploadsDropped = 0
     /// Whether the store refused an upload (`403`), so no more are tried.
     public var isReadOnly = false
+    /// Why lookups failed, as the store said (`HTTP 503`, `timed out`, a connection error), with
+    /// how many times each: what a summary names when ``errors`` is not zero.
+    public var lookupFailures: [String: Int] = [:]
+    /// Why uploads failed (`HTTP 500`, `forbidden (HTTP 403)`, `timed out`), with how many
+    /// times each; uploads dropped afterwards because the store kept failing count under
+    /// ``uploadsDropped``.
+    public var uploadFailures: [String: Int] = [:]
 
     /// Statistics with every count at zero.
     public init() {}
+
+    /// Lookups made of the store: each is a hit, a miss or an error.
+    public var lookups: Int { hits + misses + errors }
+
+    /// Whether anything went wrong talking to the store: a lookup or an upload failed, or an
+    /// upload was dropped.
+    public var hasFailures: Bool { errors > 0 || uploadErrors > 0 || uploadsDropped > 0 }
+
+    mutating func noteLookupError(_ error: any Error) {
+        lookupFailures[Self.reason(error), default: 0] += 1
+    }
+
+    mutating func noteUploadError(_ error: RemoteStoreError) {
+        uploadErrors += 1
+        uploadFailures[error.description, default: 0] += 1
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as? RemoteStoreError)?.description ?? "\(error)"
+    }
 }
 
 /// The remote tier's counts, shared by its lookups and its uploader.

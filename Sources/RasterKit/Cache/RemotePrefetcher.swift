@@ -10,9 +10,11 @@ import Foundation
 /// `get(_:)` of many names, which a store may overlap), in order; a lookup then ``claim(_:)``s
 /// its key's result instead of asking again.
 ///
-/// Bounded: at most `window` requests are in flight, and objects fetched but not yet claimed
-/// are held up to `maximumHeldBytes`; past that the oldest are dropped (their lookups simply ask
-/// themselves). A lookup for a key that is still queued takes it off the queue and asks itself,
+/// Bounded: at most `window` requests are in flight, each object fetched ahead is at most a
+/// window's share of `maximumHeldBytes` (a larger one is left to its lookup, so a store that
+/// answers with huge objects costs no more memory than the bound), and objects fetched but not
+/// yet claimed are held up to `maximumHeldBytes`; past that the oldest are dropped (their lookups
+/// simply ask themselves). A lookup for a key that is still queued takes it off the queue and asks itself,
 /// so nothing ever waits for the queue. The circuit breaker is asked before each window and told
 /// each answer, like any request: a store that is down costs one window of failures, not one
 /// per key.
@@ -63,6 +65,11 @@ final class RemotePrefetcher: @unchecked Sendable {
         self.window = max(1, window)
         self.maximumHeldBytes = max(0, maximumHeldBytes)
     }
+
+    /// The most bytes of one object fetched ahead: a window's share of what may be held, so a
+    /// window of objects is never more than that however large the store's answers. A larger
+    /// object is left to its lookup.
+    private var maximumObjectBytes: Int { max(64 << 10, maximumHeldBytes / window) }
 
     /// Starts a run that prefetches: from now until ``cancel()``, keys lookups ask for themselves
     /// are remembered and not fetched again. Call it before the run's lookups begin.
@@ -150,10 +157,14 @@ final class RemotePrefetcher: @unchecked Sendable {
                 dropQueue()
                 continue
             }
-            let results = store.get(keys.map { RemoteObjectName(digest: $0) })
+            let results = store.get(keys.map { RemoteObjectName(digest: $0) }, maximumBytes: maximumObjectBytes)
             var answered = false, failed = false
             for result in results {
-                if case .failure = result { failed = true } else { answered = true }
+                switch result {
+                case .failure(RemoteStoreError.tooLarge): answered = true
+                case .failure: failed = true
+                case .success: answered = true
+                }
             }
             // One outcome per window, as for one request: a window of refused connections opens
             // the breaker once, and any answer shows the store is up.
@@ -196,6 +207,8 @@ final class RemotePrefetcher: @unchecked Sendable {
             inFlight.remove(key)
             guard let results, index < results.count, generation == self.generation else { continue }
             let result = results[index]
+            // Too large to hold ahead: its lookup asks for it alone, bounded by what it expects.
+            if case .failure(RemoteStoreError.tooLarge) = result { continue }
             fetched[key] = result
             fetchedOrder.append(key)
             heldBytes += Self.size(of: result)

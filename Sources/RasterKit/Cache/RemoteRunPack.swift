@@ -9,6 +9,9 @@ import Foundation
 /// is a miss.
 enum RemoteRunPack {
     static let magic = Data("RKRUNPK1".utf8)
+    /// The most bytes of a pack that are read: its outputs' bytes (at most 8 MiB, the batch's
+    /// `packByteLimit`) in base64, with its record's text. A longer object is a fault.
+    static let maximumBytes = 16 << 20
 
     static func encode(identity: StableDigest, body: Data) -> Data {
         var object = magic
@@ -35,12 +38,13 @@ extension RemoteTier {
     /// The verified body of the run pack stored under `identity`, or nil for a miss, a fault
     /// (counted, and told to the circuit breaker) or an object that fails verification.
     func runPack(for identity: StableDigest) -> Data? {
-        guard let answer = ask(RemoteObjectName(digest: identity)) else { return nil }
+        guard let answer = ask(RemoteObjectName(digest: identity), maximumBytes: RemoteRunPack.maximumBytes) else { return nil }
         guard let object = answer else {
             counters.withLock { $0.misses += 1 }
             return nil
         }
-        guard let body = RemoteRunPack.decode(object, identity: identity) else {
+        guard let opened = seal.open(object, name: RemoteObjectName(digest: identity)),
+              let body = RemoteRunPack.decode(opened, identity: identity) else {
             counters.withLock { $0.rejected += 1; $0.misses += 1 }
             return nil
         }
@@ -57,15 +61,16 @@ extension RemoteTier {
             counters.withLock { $0.uploadsDropped += 1 }
             return
         }
-        let upload = RemoteStoreUpload(name: RemoteObjectName(digest: identity), bytes: RemoteRunPack.encode(identity: identity, body: body))
+        let name = RemoteObjectName(digest: identity)
+        let upload = RemoteStoreUpload(name: name, bytes: seal.seal(RemoteRunPack.encode(identity: identity, body: body), name: name))
         switch store.put([upload]).first ?? .timedOut {
         case nil:
             counters.withLock { $0.uploads += 1 }
             breaker.recordSuccess()
-        case .forbidden?:
-            counters.withLock { $0.uploadErrors += 1; $0.isReadOnly = true }
-        case _?:
-            counters.withLock { $0.uploadErrors += 1 }
+        case .forbidden(let status)?:
+            counters.withLock { $0.noteUploadError(.forbidden(status: status)); $0.isReadOnly = true }
+        case let error?:
+            counters.withLock { $0.noteUploadError(error) }
         }
     }
 }

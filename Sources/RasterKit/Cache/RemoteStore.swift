@@ -7,18 +7,17 @@ import Foundation
 ///
 /// Both methods are called from threads that may block (a render thread, the uploader), never
 /// from Swift concurrency's own pool on purpose, and must return within the store's timeouts.
+/// What a store answers is untrusted (anyone who can write to it could have written it): the
+/// cache bounds it before reading and verifies it before use.
 public protocol RemoteStore: Sendable {
-    /// The bytes stored under `name`, or nil when the store has none (HTTP `404`).
-    ///
-    /// - Throws: any error for a fault (a timeout, a refused connection, a `5xx`); the cache
-    ///   counts it, treats it as a miss and may stop asking for a while.
-    func get(_ name: RemoteObjectName) throws -> Data?
-
     /// The objects stored under `names`, one result per name, in order: the bytes, nil when the
-    /// store has none, or the fault. A run asks for the renders it is about to look up this way,
-    /// a few dozen at a time; a store that can have several requests in flight should (the
-    /// default asks one at a time, through `get(_:)` of one name).
-    func get(_ names: [RemoteObjectName]) -> [Result<Data?, any Error>]
+    /// store has none (HTTP `404`), or the fault (a timeout, a refused connection, a `5xx`; the
+    /// cache counts it, treats it as a miss and may stop asking for a while). An object longer
+    /// than `maximumBytes` is a fault, ``RemoteStoreError/tooLarge(limit:)``, found before more
+    /// than that is read: a store answers no more than the caller can hold. A run asks for the
+    /// renders it is about to look up a few dozen at a time; a store that can have several
+    /// requests in flight should.
+    func get(_ names: [RemoteObjectName], maximumBytes: Int) -> [Result<Data?, any Error>]
 
     /// Stores each object, and returns one outcome per object, in order: nil when it was stored,
     /// or the error (``RemoteStoreError/forbidden(status:)`` for a read-only store).
@@ -26,9 +25,10 @@ public protocol RemoteStore: Sendable {
 }
 
 extension RemoteStore {
-    /// Asks for each object in turn.
-    public func get(_ names: [RemoteObjectName]) -> [Result<Data?, any Error>] {
-        names.map { name in Result { try get(name) } }
+    /// The object stored under `name`, at most `maximumBytes` long, or nil when the store has
+    /// none; throws for a fault.
+    public func get(_ name: RemoteObjectName, maximumBytes: Int) throws -> Data? {
+        try get([name], maximumBytes: maximumBytes).first?.get() ?? nil
     }
 }
 
@@ -77,9 +77,10 @@ public enum RemoteStoreError: Error, Hashable, Sendable, CustomStringConvertible
     case status(Int)
     /// No answer in time (connecting, or the whole request).
     case timedOut
-    /// The connection failed or broke (refused, reset, a bad TLS handshake), or the body was
-    /// larger than the store accepts.
+    /// The connection failed or broke (refused, reset, a bad TLS handshake).
     case transport(String)
+    /// The object is longer than the caller can hold; reading stopped at `limit` bytes.
+    case tooLarge(limit: Int)
 
     /// A short description for logs.
     public var description: String {
@@ -88,6 +89,7 @@ public enum RemoteStoreError: Error, Hashable, Sendable, CustomStringConvertible
         case .status(let status): "HTTP \(status)"
         case .timedOut: "timed out"
         case .transport(let reason): reason
+        case .tooLarge(let limit): "an object over \(limit) bytes"
         }
     }
 }

@@ -8,12 +8,19 @@ final class RemoteTier: Sendable {
     let counters = RemoteCounters()
     private let uploader: RemoteUploader
     private let prefetcher: RemotePrefetcher
+    /// Objects that failed a check: not asked for again while remembered, so a forged or
+    /// damaged object costs one fetch, not one per lookup (a server would otherwise fetch it on
+    /// every request). Bounded, oldest forgotten first.
+    private let rejected = SanitizerVisibleMutex(RecentDigests(capacity: 4_096))
+    /// Signs what is stored and checks what is read, with the options' secret.
+    let seal: RemoteObjectSeal
 
     init(store: any RemoteStore, options: RemoteCacheOptions, clock: @escaping @Sendable () -> Double = RemoteTier.now) {
         self.store = store
+        seal = RemoteObjectSeal(key: options.signingKey)
         breaker = RemoteCircuitBreaker(failureThreshold: options.failureThreshold, retryInterval: options.retryInterval,
                                        maximumRetryInterval: options.maximumRetryInterval, clock: clock)
-        uploader = RemoteUploader(store: store, options: options, breaker: breaker, counters: counters)
+        uploader = RemoteUploader(store: store, options: options, breaker: breaker, counters: counters, seal: seal)
         prefetcher = RemotePrefetcher(store: store, breaker: breaker, window: options.prefetchWindow,
                                       maximumHeldBytes: options.maximumPrefetchedBytes)
     }
@@ -22,16 +29,23 @@ final class RemoteTier: Sendable {
 
     /// The verified render stored remotely under `key`, with its PNG and that PNG's encoding when
     /// known, or nil for a miss, a fault or an object that fails verification.
-    func hit(for key: CacheKey) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
-        guard let contents = object(for: key) else { return nil }
-        guard let image = decoded(contents) else { return nil }
+    func hit(for key: CacheKey, expecting expected: ExpectedRender) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
+        guard let contents = object(for: key, expecting: expected) else { return nil }
+        guard let image = decoded(contents, for: key, expecting: expected) else { return nil }
         return (DiskCacheHit(image: image, children: contents.children), contents.png, contents.encoding)
     }
 
-    /// The object stored remotely under `key`, whole, of that key, intact and of current render
-    /// versions, with its PNG not yet decoded; nil for a miss, a fault or a failed check. Counts
-    /// all but a hit: the caller counts it with ``decoded(_:)`` or ``countHit()``.
-    func object(for key: CacheKey) -> RemoteCacheObject.Contents? {
+    /// The object stored remotely under `key`, whole, of that key, intact, of current render
+    /// versions and with a PNG whose header is `expected`'s (so a forged image of another size,
+    /// or over the pixel limits, is never decoded), its pixels not yet decoded; nil for a miss, a
+    /// fault or a failed check. Counts all but a hit: the caller counts it with
+    /// ``decoded(_:for:expecting:)`` or ``countHit()``. A rejected object is remembered as missing
+    /// for the rest of a prefetching run, so it is neither fetched nor counted twice.
+    func object(for key: CacheKey, expecting expected: ExpectedRender) -> RemoteCacheObject.Contents? {
+        if rejected.withLock({ $0.contains(key.value) }) {
+            counters.withLock { $0.misses += 1 }
+            return nil
+        }
         let object: Data?
         switch prefetcher.claim(key.value) {
         case .knownMissing:
@@ -44,7 +58,7 @@ final class RemoteTier: Sendable {
             counters.withLock { $0.errors += 1 }
             return nil
         case .notPrefetched:
-            guard let answer = ask(RemoteObjectName(key: key)) else { return nil }
+            guard let answer = ask(RemoteObjectName(key: key), maximumBytes: expected.maximumObjectBytes) else { return nil }
             object = answer
             if object == nil { prefetcher.recordMiss(key.value) }
         }
@@ -52,38 +66,48 @@ final class RemoteTier: Sendable {
             counters.withLock { $0.misses += 1 }
             return nil
         }
-        guard let contents = RemoteCacheObject.decode(object, digest: key.value),
-              !ComponentVersions.containsOutdated(contents.children) else {
-            counters.withLock { $0.rejected += 1; $0.misses += 1 }
+        guard let opened = seal.open(object, name: RemoteObjectName(key: key)),
+              let contents = RemoteCacheObject.decode(opened, digest: key.value),
+              !ComponentVersions.containsOutdated(contents.children),
+              let geometry = try? StoredRenderGeometry(png: contents.png), expected.mismatch(geometry) == nil else {
+            reject(key)
             return nil
         }
         return contents
     }
 
+    /// Counts an object that failed a check and remembers it. The breaker is not told: the store
+    /// answered, and the redraw's upload is what replaces a damaged object.
+    private func reject(_ key: CacheKey) {
+        counters.withLock { $0.rejected += 1; $0.misses += 1 }
+        rejected.withLock { $0.insert(key.value) }
+        prefetcher.recordMiss(key.value)
+    }
+
     /// The store's answer for `name` — the object, or nil when it has none (not counted here) —
     /// or nil when it was not asked (its breaker open: counted as skipped) or failed (counted,
-    /// and told to the breaker).
-    func ask(_ name: RemoteObjectName) -> Data?? {
+    /// and told to the breaker). An object over `maximumBytes` is a fault, read no further.
+    func ask(_ name: RemoteObjectName, maximumBytes: Int) -> Data?? {
         guard breaker.mayAsk() else {
             counters.withLock { $0.skipped += 1 }
             return nil
         }
         do {
-            let object = try store.get(name)
+            let object = try store.get(name, maximumBytes: maximumBytes)
             breaker.recordSuccess()
             return .some(object)
         } catch {
             breaker.recordFailure()
-            counters.withLock { $0.errors += 1 }
+            counters.withLock { $0.errors += 1; $0.noteLookupError(error) }
             return nil
         }
     }
 
-    /// The pixels of a verified object, counted as a hit; nil (counted as rejected) when its PNG
-    /// does not decode.
-    func decoded(_ contents: RemoteCacheObject.Contents) -> RasterImage? {
-        guard let image = try? RasterImage(pngData: contents.png) else {
-            counters.withLock { $0.rejected += 1; $0.misses += 1 }
+    /// The pixels of a verified object, decoded under `expected`'s limits and counted as a hit;
+    /// nil (counted as rejected) when its PNG does not decode.
+    func decoded(_ contents: RemoteCacheObject.Contents, for key: CacheKey, expecting expected: ExpectedRender) -> RasterImage? {
+        guard let image = try? expected.decode(contents.png) else {
+            reject(key)
             return nil
         }
         countHit()

@@ -26,15 +26,17 @@ final class RemoteUploader: Sendable {
     private let options: RemoteCacheOptions
     private let breaker: RemoteCircuitBreaker
     private let counters: RemoteCounters
+    private let seal: RemoteObjectSeal
     private let state = SanitizerVisibleMutex(State())
     private let queue = DispatchQueue(label: "RasterKit.RemoteCache.uploader", qos: .utility)
 
     init(store: any RemoteStore, options: RemoteCacheOptions, breaker: RemoteCircuitBreaker,
-         counters: RemoteCounters) {
+         counters: RemoteCounters, seal: RemoteObjectSeal) {
         self.store = store
         self.options = options
         self.breaker = breaker
         self.counters = counters
+        self.seal = seal
     }
 
     /// Queues a render to upload. Returns at once; drops it when it cannot be uploaded soon.
@@ -124,7 +126,8 @@ final class RemoteUploader: Sendable {
             guard let png = attached?.png ?? (try? pending.image.pngData(compression: .fast)) else { return nil }
             let bytes = RemoteCacheObject.encode(digest: pending.key.value, png: png, children: pending.children,
                                                  encoding: attached?.encoding)
-            return RemoteStoreUpload(name: RemoteObjectName(key: pending.key), bytes: bytes)
+            let name = RemoteObjectName(key: pending.key)
+            return RemoteStoreUpload(name: name, bytes: seal.seal(bytes, name: name))
         }
         let outcomes = store.put(objects)
         var failed = false, answered = false
@@ -135,12 +138,12 @@ final class RemoteUploader: Sendable {
                 case nil:
                     counters.uploads += 1
                     answered = true
-                case .forbidden?:
-                    counters.uploadErrors += 1
+                case .forbidden(let status)?:
+                    counters.noteUploadError(.forbidden(status: status))
                     counters.isReadOnly = true
                     answered = true
-                case _?:
-                    counters.uploadErrors += 1
+                case let error?:
+                    counters.noteUploadError(error)
                     failed = true
                 }
             }

@@ -12,7 +12,7 @@ extension Canvas {
         }
         let wraps = style.wrapping != .none || style.maxLines != nil
         do {
-            let layout = try self.text.layout(text, style: style, width: wraps ? rect.width : nil, for: context)
+            let layout = try laidOut(text, style: style, width: wraps ? rect.width : nil)
             let extents = layout.logicalExtents
             var x = rect.minX
             if !wraps {
@@ -39,7 +39,7 @@ extension Canvas {
     public func draw(text: String, at point: Point, style: TextStyle) {
         ensureOpen()
         do {
-            let layout = try self.text.layout(text, style: style, width: nil, for: context)
+            let layout = try laidOut(text, style: style, width: nil)
             show(layout, at: point, color: style.color)
         } catch {
             record(error)
@@ -51,11 +51,19 @@ extension Canvas {
     public func measure(text: String, style: TextStyle, width: Double? = nil) -> TextMetrics {
         ensureOpen()
         do {
-            return try self.text.layout(text, style: style, width: width, for: context).metrics
+            return try laidOut(text, style: style, width: width).metrics
         } catch {
             record(error)
             return TextMetrics(size: .zero, lineCount: 0, isTruncated: false, firstBaseline: 0)
         }
+    }
+
+    /// `text` laid out by Pango once it is within ``TextLimits`` and the render may go on (a
+    /// layout is the one step a deadline cannot interrupt, so it is checked before each).
+    private func laidOut(_ text: String, style: TextStyle, width: Double?) throws -> TextEngine.Layout {
+        try environment.checkContinuing()
+        try TextLimits.check(text, style: style, scale: scale, limits: environment.limits)
+        return try self.text.layout(text, style: style, width: width, for: context)
     }
 
     private func show(_ layout: TextEngine.Layout, at point: Point, color: Color) {

@@ -18,12 +18,18 @@ final class DrawEnvironment {
     /// Whether the canvas is a vector document (PDF, SVG): nested components are then drawn
     /// into it as vectors, at their full size, rather than pasted as cached renders.
     let isVector: Bool
+    /// The nested components a vector document has drawn inline, shared by every level of it:
+    /// nothing is cached in a document, so a component that uses another twice, nested 30 deep,
+    /// would otherwise draw a billion times.
+    let vectorDraws: VectorDrawCount
 
     init(nestedRenderer: (any NestedRendering)? = nil, depth: Int = 0, children: ChildRecorder = ChildRecorder(),
          limits: ResourceLimits = .default, memory: MemoryBudget? = nil, deadline: ContinuousClock.Instant? = nil,
-         isVector: Bool = false, isCancelled: @escaping @Sendable () -> Bool = { false }) {
+         isVector: Bool = false, vectorDraws: VectorDrawCount = VectorDrawCount(),
+         isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.nestedRenderer = nestedRenderer
         self.isVector = isVector
+        self.vectorDraws = vectorDraws
         self.depth = depth
         self.children = children
         self.limits = limits
@@ -35,7 +41,17 @@ final class DrawEnvironment {
     /// The environment of a component nested one level deeper.
     func nested() -> DrawEnvironment {
         DrawEnvironment(nestedRenderer: nestedRenderer, depth: depth + 1, children: children, limits: limits,
-                        memory: memory, deadline: deadline, isVector: isVector, isCancelled: isCancelled)
+                        memory: memory, deadline: deadline, isVector: isVector, vectorDraws: vectorDraws, isCancelled: isCancelled)
+    }
+
+    /// Counts one nested component drawn inline into a vector document; throws past
+    /// ``ResourceLimits/maximumSVGUseCopies``, the bound on copies a document may make.
+    func countVectorDraw() throws {
+        vectorDraws.count += 1
+        guard vectorDraws.count <= limits.maximumSVGUseCopies else {
+            throw RenderError.limitExceeded(what: "nested components drawn into one vector document",
+                                            value: "more than \(limits.maximumSVGUseCopies)", limit: "\(limits.maximumSVGUseCopies)")
+        }
     }
 
     /// Throws once the render has been cancelled or has run out of time.
@@ -95,4 +111,9 @@ public struct ComponentVersion: Hashable, Sendable, Codable {
 protocol NestedRendering: AnyObject, Sendable {
     func renderNested<Component: Rasterizable>(_ component: Component, size: Size, scale: Double,
                                                 environment: DrawEnvironment) throws -> RasterImage
+}
+
+/// How many nested components one vector document has drawn (see ``DrawEnvironment/vectorDraws``).
+final class VectorDrawCount {
+    var count = 0
 }

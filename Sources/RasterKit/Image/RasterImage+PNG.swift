@@ -148,6 +148,13 @@ struct StoredRenderGeometry: Sendable, Hashable {
     var scale: Double
     var capInsets: EdgeInsets?
 
+    init(pixelWidth: Int, pixelHeight: Int, scale: Double, capInsets: EdgeInsets?) {
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.scale = scale
+        self.capInsets = capInsets
+    }
+
     init(_ image: RasterImage) {
         pixelWidth = image.pixelWidth
         pixelHeight = image.pixelHeight

@@ -43,6 +43,7 @@ extension Canvas {
         guard rect.width.isFinite, rect.height.isFinite, rect.width > 0, rect.height > 0 else {
             throw RenderError.invalidSize(rect.size)
         }
+        try environment.countVectorDraw()
         try withState {
             translateBy(x: rect.minX, y: rect.minY)
             cairo_rectangle(context, 0, 0, rect.width, rect.height)

@@ -28,6 +28,13 @@ extension Rasterizer {
                               work: work(for: component, key: key, geometry: geometry, scale: scale))
     }
 
+    /// Runs `work` on the rasterizer's render threads, sharing their bound with urgent draws, and
+    /// returns its result: for blocking work a server does beside renders (a vector document,
+    /// encoding an image), which must not hold Swift concurrency's threads.
+    package func onRenderThreads<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await scheduler.run(work)
+    }
+
     /// Moves a queued urgent render back to prefetch priority; its requests keep waiting.
     public func deprioritize(_ key: CacheKey) {
         scheduler.deprioritize(key)

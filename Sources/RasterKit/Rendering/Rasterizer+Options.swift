@@ -46,7 +46,8 @@ extension Rasterizer {
         }
         try Task.checkCancellation()
         if options.contains(.returnCachedDataDontDraw) {
-            return try diskOnlyLookup(key, options: options, environment: nil)
+            let expected = try ExpectedRender(geometry: geometry, scale: scale, composed: component is any ComposedRendering, limits: limits)
+            return try diskOnlyLookup(key, expecting: expected, options: options, environment: nil)
         }
         counters.count(.misses)
         var joinsRunning = true
@@ -81,16 +82,18 @@ extension Rasterizer {
 
     /// A cache-only request that memory did not serve: the disk store (when the options let it
     /// read there), or ``RenderError/notCached(key:)``.
-    func diskOnlyLookup(_ key: CacheKey, options: RenderOptions, environment: DrawEnvironment?) throws -> RenderedImage {
+    func diskOnlyLookup(_ key: CacheKey, expecting expected: ExpectedRender, options: RenderOptions,
+                        environment: DrawEnvironment?) throws -> RenderedImage {
         counters.count(.misses)
         if options.readTiers.contains(.disk),
-           let stored = cache.diskHit(for: key, promoting: options.writeTiers.contains(.memory)) {
+           let stored = cache.diskHit(for: key, expecting: expected, promoting: options.writeTiers.contains(.memory)) {
             counters.count(.diskHits)
             environment?.children.record(contentsOf: stored.children)
             return RenderedImage(image: stored.image, key: key, origin: .disk)
         }
         if options.readTiers.contains(.disk),
-           let (stored, _, _) = cache.remoteHit(for: key, storingOnDisk: options.writeTiers.contains(.disk), lifetime: nil) {
+           let (stored, _, _) = cache.remoteHit(for: key, expecting: expected, storingOnDisk: options.writeTiers.contains(.disk),
+                                                lifetime: nil) {
             if options.writeTiers.contains(.memory) { cache.memory.insert(stored.image, children: stored.children, for: key) }
             counters.count(.remoteHits)
             environment?.children.record(contentsOf: stored.children)

@@ -102,7 +102,10 @@ public final class Rasterizer: Sendable {
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
-        if options.contains(.returnCachedDataDontDraw) { return try diskOnlyLookup(key, options: options, environment: environment) }
+        if options.contains(.returnCachedDataDontDraw) {
+            let expected = try ExpectedRender(geometry: geometry, scale: scale, composed: component is any ComposedRendering, limits: limits)
+            return try diskOnlyLookup(key, expecting: expected, options: options, environment: environment)
+        }
         return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment, options: options)
     }
 
@@ -147,8 +150,11 @@ public final class Rasterizer: Sendable {
             return RenderedImage(image: entry.image, key: key, origin: .memory)
         }
         try environment.checkContinuing()
+        // What a stored or fetched render of this key must be, checked before it is decoded.
+        let expected = try ExpectedRender(geometry: geometry, scale: scale, composed: component is any ComposedRendering,
+                                          limits: limits)
         // Stored by an earlier run or another process: decoded instead of drawn.
-        if plan.reads.contains(.disk), let stored = cache.diskHit(for: key, promoting: false) {
+        if plan.reads.contains(.disk), let stored = cache.diskHit(for: key, expecting: expected, promoting: false) {
             // Promoted like a drawn render: not over a newer render (a reload) stored meanwhile.
             if plan.writes.contains(.memory) {
                 scheduler.storeUnlessSuperseded(job) { cache.memory.insert(stored.image, children: stored.children, for: key) }
@@ -160,7 +166,7 @@ public final class Rasterizer: Sendable {
         // Drawn by another machine: verified, then kept on disk too. Bounded by the remote
         // store's timeouts and skipped while its circuit breaker is open.
         if plan.reads.contains(.disk),
-           let (stored, png, encoding) = cache.remoteHit(for: key, storingOnDisk: plan.writes.contains(.disk),
+           let (stored, png, encoding) = cache.remoteHit(for: key, expecting: expected, storingOnDisk: plan.writes.contains(.disk),
                                                          lifetime: component.diskCacheLifetime) {
             if plan.writes.contains(.memory) {
                 scheduler.storeUnlessSuperseded(job) { cache.memory.insert(stored.image, children: stored.children, for: key) }

@@ -18,6 +18,10 @@ final class RenderScheduler: @unchecked Sendable {
     private var maximumThreads: Int
     private var jobs: [StableDigest: RenderJob] = [:]
     private var urgentQueue: [RenderJob] = []
+    /// Urgent work that is not a render of a key (see ``run(_:)``), in the order it came.
+    private var urgentTasks: [@Sendable () -> Void] = []
+    /// Which urgent queue a worker takes from first when both hold work, turn about.
+    private var tasksFirst = false
     private var prefetchQueue: [RenderJob] = []
     private var runningUrgent = 0
     private var runningPrefetch = 0
@@ -113,6 +117,20 @@ final class RenderScheduler: @unchecked Sendable {
             abandonIfUnwanted(job)
             condition.unlock()
             continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Runs `work` on a render thread at urgent priority, sharing the bound on urgent draws, and
+    /// returns what it returns: for work that blocks (a vector document, encoding an image) and
+    /// so must not run on Swift concurrency's threads, which a server needs for answering what
+    /// costs nothing. Work already running is not stopped when the calling task is cancelled;
+    /// it is bounded by the rasterizer's limits.
+    func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+            condition.lock()
+            urgentTasks.append { continuation.resume(with: Result { try work() }) }
+            wakeWorker()
+            condition.unlock()
         }
     }
 
@@ -279,7 +297,7 @@ final class RenderScheduler: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         maximumThreads = count
-        let waiting = urgentQueue.count + (prefetchQueue.isEmpty ? 0 : 1)
+        let waiting = urgentQueue.count + urgentTasks.count + (prefetchQueue.isEmpty ? 0 : 1)
         var available = idleThreads
         while available < waiting, threads < maximumThreads {
             startThread()
@@ -305,17 +323,30 @@ final class RenderScheduler: @unchecked Sendable {
         thread.start()
     }
 
-    /// The next job a worker may start, removed from its queue; nil when none may start now.
-    private func takeNextJob() -> RenderJob? {
+    /// What a worker runs next.
+    private enum Work {
+        case job(RenderJob)
+        case task(@Sendable () -> Void)
+    }
+
+    /// The next work a worker may start, removed from its queue; nil when none may start now.
+    /// Urgent jobs and tasks take turns; prefetches run only when nothing urgent does.
+    private func takeNextWork() -> Work? {
+        if !urgentTasks.isEmpty, tasksFirst || urgentQueue.isEmpty {
+            tasksFirst = false
+            runningUrgent += 1
+            return .task(urgentTasks.removeFirst())
+        }
         if !urgentQueue.isEmpty {
+            tasksFirst = true
             let job = urgentQueue.removeFirst()
             runningUrgent += 1
-            return job
+            return .job(job)
         }
         if !prefetchQueue.isEmpty, runningUrgent == 0, runningPrefetch == 0 {
             let job = prefetchQueue.removeFirst()
             runningPrefetch += 1
-            return job
+            return .job(job)
         }
         return nil
     }
@@ -324,10 +355,20 @@ final class RenderScheduler: @unchecked Sendable {
         condition.lock()
         // A thread over a lowered limit ends between jobs.
         while !isShutDown, threads <= maximumThreads {
-            guard let job = takeNextJob() else {
+            guard let work = takeNextWork() else {
                 idleThreads += 1
                 condition.wait()
                 idleThreads -= 1
+                continue
+            }
+            guard case .job(let job) = work else {
+                if case .task(let task) = work {
+                    condition.unlock()
+                    task()
+                    condition.lock()
+                    runningUrgent -= 1
+                    condition.broadcast()
+                }
                 continue
             }
             job.phase = .running(owner: pthread_self())

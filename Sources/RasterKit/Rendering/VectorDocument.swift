@@ -36,10 +36,13 @@ extension Rasterizer {
                                                         format: VectorFormat) throws -> Data {
         try PixelGeometry.validate(size: size)
         let scale = Self.vectorRasterScale
-        // Pixels it may embed are bounded as a render at that scale would be.
-        _ = try PixelGeometry.pixelSize(for: size, scale: scale, limits: limits.pixels)
+        // Pixels it may embed are bounded as a render at that scale would be, and the document
+        // holds memory as such a render would (cairo keeps a page's drawing until it is written).
+        let pixels = try PixelGeometry.pixelSize(for: size, scale: scale, limits: limits.pixels)
         if let caps = component.capInsets { try NineSlice.validate(caps, forTarget: size) }
         try CairoLibrary.load()
+        let reservation = try memory.reserve(pixels.width * pixels.height * 4, waits: true)
+        defer { withExtendedLifetime(reservation) {} }
         let stream = VectorStream(limit: Self.maximumVectorDocumentBytes)
         let surface = stream.makeSurface(format, size: size)
         defer { cairo_surface_destroy(surface) }

@@ -105,5 +105,43 @@ package final class OpenFile {
         self.info = info
     }
 
+    /// Opens `relativePath` inside the folder `root` without following a symbolic link at any
+    /// step below `root` (each folder is opened relative to the one above it, `O_NOFOLLOW`), so
+    /// whatever is swapped in meanwhile, what is opened lies inside the folder: a link to a file
+    /// outside it, or to a folder outside it, is refused. `root` itself is followed.
+    package init(relativePath: String, under root: String, naming name: String? = nil) throws(FileReadError) {
+        let named = name ?? relativePath
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: true)
+        guard let leaf = parts.last, !parts.contains(where: { $0 == "." || $0 == ".." }) else {
+            throw FileReadError(path: named, reason: "not a path inside the folder")
+        }
+        var folder = open(root, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        guard folder >= 0 else { throw FileReadError(path: named, reason: String(cString: strerror(errno))) }
+        for part in parts.dropLast() {
+            let next = openat(folder, String(part), O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW)
+            let failure = errno
+            close(folder)
+            guard next >= 0 else {
+                throw FileReadError(path: named, reason: failure == ELOOP || failure == ENOTDIR
+                                    ? "a folder on its path is a symbolic link or not a folder" : String(cString: strerror(failure)))
+            }
+            folder = next
+        }
+        let descriptor = openat(folder, String(leaf), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        let failure = errno
+        close(folder)
+        guard descriptor >= 0 else {
+            throw FileReadError(path: named, reason: failure == ELOOP ? "it is a symbolic link" : String(cString: strerror(failure)))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw FileReadError(path: named, reason: reason)
+        }
+        self.descriptor = descriptor
+        self.info = info
+    }
+
     deinit { close(descriptor) }
 }

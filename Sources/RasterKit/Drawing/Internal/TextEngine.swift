@@ -69,7 +69,8 @@ struct TextEngine {
             rk_pango_layout_set_justify(pango, 1)
         }
         if style.lineSpacing.isFinite, style.lineSpacing != 0 {
-            rk_pango_layout_set_spacing(pango, Int32(style.lineSpacing * scale))
+            // Canvases check the spacing against `TextLimits` first; clamped here all the same.
+            rk_pango_layout_set_spacing(pango, Int32(min(max(style.lineSpacing * scale, -1e9), 1e9)))
         }
         if style.lineHeightMultiple.isFinite, style.lineHeightMultiple > 0, style.lineHeightMultiple != 1 {
             rk_pango_layout_set_line_spacing(pango, Float(style.lineHeightMultiple))

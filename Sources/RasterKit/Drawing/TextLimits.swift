@@ -1,0 +1,46 @@
+/// The bounds every text a canvas lays out is held to, checked before Pango sees it: a metric
+/// outside them would overflow Pango's fixed-point units (a line spacing of 2.2e6 points
+/// trapped the process) or make its work grow without end (one character of 40,000 combining
+/// marks took seconds, since Pango never breaks inside a character).
+package enum TextLimits {
+    /// The most points a line spacing may add or remove, and the largest font size: the longest
+    /// side a surface may have, in points at scale 1.
+    static func maximumPoints(_ limits: ResourceLimits) -> Double { Double(limits.pixels.maximumSide) }
+
+    /// The largest line-height multiple.
+    package static let maximumLineHeightMultiple = 100.0
+
+    /// The most Unicode scalars one character (grapheme cluster) may hold: a letter with its
+    /// combining marks, an emoji sequence. Unicode's "stream-safe" text format allows 30
+    /// combining marks in a row (UAX #15); the longest emoji sequences hold about a dozen.
+    static let maximumScalarsPerCharacter = 32
+
+    /// Throws ``RenderError/limitExceeded(what:value:limit:)`` for a style or a text outside the
+    /// bounds, at `scale` pixels per point under `limits`.
+    static func check(_ text: String, style: TextStyle, scale: Double, limits: ResourceLimits) throws {
+        let points = maximumPoints(limits)
+        guard style.lineSpacing.isFinite, abs(style.lineSpacing) * max(scale, 1) <= points else {
+            throw RenderError.limitExceeded(what: "line spacing", value: "\(style.lineSpacing)", limit: "±\(Int(points)) pixels")
+        }
+        guard style.lineHeightMultiple.isFinite, style.lineHeightMultiple <= maximumLineHeightMultiple else {
+            throw RenderError.limitExceeded(what: "line height", value: "\(style.lineHeightMultiple)",
+                                            limit: "\(maximumLineHeightMultiple.compactDescription) lines")
+        }
+        if let size = fontSize(in: style.font), !(size.isFinite && size * max(scale, 1) <= points) {
+            throw RenderError.limitExceeded(what: "font size", value: "\(size)", limit: "\(Int(points)) pixels")
+        }
+        for character in text where character.unicodeScalars.count > maximumScalarsPerCharacter {
+            throw RenderError.limitExceeded(what: "Unicode scalars in one character (a letter and its combining marks)",
+                                            value: "\(character.unicodeScalars.count)", limit: "\(maximumScalarsPerCharacter)")
+        }
+    }
+
+    /// The size a Pango font description states (`DejaVu Sans Bold 15`, `Sans 12px`), or nil.
+    static func fontSize(in font: String) -> Double? {
+        // Variations (`@wght=300`) come after the size.
+        let beforeVariations = font.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard var word = beforeVariations.split(whereSeparator: { $0 == " " || $0 == "," }).last else { return nil }
+        if word.hasSuffix("px") { word = word.dropLast(2) }
+        return Double(word)
+    }
+}
