@@ -42,7 +42,7 @@ public struct GoldenReport: Sendable {
     }
 
     /// Failures, the largest share of differing pixels first.
-    public let failures: [Failure]
+    public var failures: [Failure]
     /// Folders that were skipped, with the reason (unreadable or incomplete artifacts).
     public let skipped: [(folder: String, reason: String)]
 

@@ -83,24 +83,32 @@ final class ConnectionCount: Sendable {
     var current: Int { count.load(ordering: .relaxed) }
 }
 
-/// Closes a connection whose socket has not taken a byte of the response for `timeout`: NIO
-/// marks a channel unwritable once its outbound buffer passes the high-water mark, so memory
-/// waiting on a slow client is bounded by that mark per connection, and this bounds the time.
+/// Closes a connection once its responses have waited on the client for `timeout` in all: NIO
+/// marks a channel unwritable while its outbound buffer is past the high-water mark (so memory
+/// waiting on one connection is bounded by that mark and the response being written), and the
+/// time spent so is added up, so neither a client that reads nothing nor one that reads a trickle
+/// (which makes the channel flip between writable and not) can hold a response for longer.
 final class WriteStallHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
     private let timeout: TimeAmount
+    /// Time spent unwritable before the current stall.
+    private var stalled = TimeAmount.zero
+    private var stallStarted: NIODeadline?
     private var pending: Scheduled<Void>?
 
     init(timeout: TimeAmount) { self.timeout = timeout }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
+            if let stallStarted { stalled = stalled + (NIODeadline.now() - stallStarted) }
+            stallStarted = nil
             pending?.cancel()
             pending = nil
-        } else if pending == nil {
+        } else if stallStarted == nil {
+            stallStarted = .now()
             let channel = context.channel
-            pending = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            pending = context.eventLoop.scheduleTask(in: max(.zero, timeout - stalled)) { channel.close(promise: nil) }
         }
         context.fireChannelWritabilityChanged()
     }

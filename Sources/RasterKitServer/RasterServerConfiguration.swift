@@ -39,7 +39,8 @@ public struct RasterServerConfiguration: Sendable {
     /// Seconds a connection may stay idle — between requests, or sending a request head — before
     /// it is closed.
     public var idleTimeout: Double = 10
-    /// Seconds a response may wait on a client that reads nothing before its connection is closed.
+    /// Seconds a connection's responses may wait on its client in all — one that reads nothing,
+    /// or reads a trickle — before the connection is closed.
     public var writeTimeout: Double = 30
 
     /// A configuration serving `manifest` and the SVGs in `icons`, with the default limits.

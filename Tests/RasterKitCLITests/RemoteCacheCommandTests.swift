@@ -27,7 +27,7 @@ import Glibc
 
     /// Starts nginx with WebDAV on a free loopback port, serving `folder/store`; with
     /// `accessLog`, each request's method and path go to `folder/access.log`.
-    static func startNginx(in folder: URL, accessLog: Bool = false) throws -> (Process, Int) {
+    static func startNginx(in folder: URL, accessLog: Bool = false, failingPuts: Bool = false) throws -> (Process, Int) {
         let port = try freePort()
         let root = folder.path
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("store"), withIntermediateDirectories: true)
@@ -37,7 +37,8 @@ import Glibc
             http { \(accessLog ? "log_format requests '$request_method $uri'; access_log \(root)/access.log requests;" : "access_log off;")
               client_body_temp_path \(root)/tmp; proxy_temp_path \(root)/tmp; fastcgi_temp_path \(root)/tmp;
               uwsgi_temp_path \(root)/tmp; scgi_temp_path \(root)/tmp;
-              server { listen 127.0.0.1:\(port); location / { root \(root)/store; dav_methods PUT; create_full_put_path on; } } }
+              server { listen 127.0.0.1:\(port); location / { root \(root)/store; dav_methods PUT; create_full_put_path on;
+                \(failingPuts ? "if ($request_method = PUT) { return 500; }" : "") } } }
             """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")

@@ -95,6 +95,47 @@ private final class XMLOutline: NSObject, XMLParserDelegate {
         #expect(try GoldenReport(artifactsDirectory: harness.root).markdown().hasPrefix("## No golden failures"))
     }
 
+    /// Issue 46: names are text in every format — no heading, link, HTML or extra table row
+    /// comes out of a test or golden name, and XML keeps them whole.
+    @Test func hostileNamesAreEscapedInEveryFormat() throws {
+        let harness = try failures()
+        var report = try GoldenReport(artifactsDirectory: harness.artifacts)
+        let names = ["a\r# heading", "b\n\n[link](https://example.com)", "c|d|e", "f `code` g``h", "i\u{2028}j", "k <script>x</script>",
+                     "l & 'm' \"n\""]
+        let template = report.failures[0]
+        report.failures = names.map { name in
+            var failure = template
+            failure.identifier = "Tests/" + name
+            failure.message = "differs\n```\n# not a heading\n```"
+            return failure
+        }
+        let markdown = report.markdown()
+        // The lines Markdown reads as Markdown: those outside the fenced messages.
+        var lines: [Substring] = [], fence: Substring?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let open = fence {
+                if line == open { fence = nil }
+            } else if line.hasPrefix("```") {
+                fence = line
+            } else {
+                lines.append(line)
+            }
+        }
+        #expect(lines.filter { $0.hasPrefix("| `") }.count == names.count, "\(markdown)")
+        #expect(lines.filter { $0.hasPrefix("#") }.count == 1, "one heading only: \(markdown)")
+        #expect(!lines.contains { $0.hasPrefix("[link]") }, "\(markdown)")
+        #expect(!lines.contains { $0.hasPrefix("<details>") && $0.contains("<script>") }, "\(markdown)")
+        #expect(!markdown.contains("\u{2028}") && !markdown.contains("\r"))
+        let html = report.html()
+        #expect(!html.contains("<script>x") && html.contains("&lt;script&gt;") && html.contains("&#39;m&#39;"))
+        let xml = report.junitXML(timestamp: Date(timeIntervalSince1970: 0), hostname: "h")
+        let outline = XMLOutline()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = outline
+        #expect(parser.parse())
+        #expect(Set(outline.named("testcase").compactMap { $0.attributes["name"] }) == Set(names))
+    }
+
     @Test func theCommandWritesJUnitAndAppendsMarkdown() throws {
         let harness = try failures()
         let junit = harness.root.appendingPathComponent("goldens.xml"), summary = harness.root.appendingPathComponent("summary.md")

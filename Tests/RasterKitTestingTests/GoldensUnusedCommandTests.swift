@@ -58,6 +58,28 @@ import Testing
         #expect(try project.unused().stdout.isEmpty)
     }
 
+    /// Issue 46: a record that cannot be read in full (a NaN start, a line cut short, an
+    /// unknown field, a relative path) decides nothing, and nothing is deleted.
+    @Test func aRecordThatCannotBeReadWhollyDeletesNothing() throws {
+        let damages: [(String) -> String] = [
+            { $0.replacingOccurrences(of: #"started [0-9.]+"#, with: "started nan", options: .regularExpression) },
+            { $0.replacingOccurrences(of: #"started [0-9.]+"#, with: "started -5", options: .regularExpression) },
+            { String($0.dropLast()) },
+            { $0 + "golden relative/path.png\n" },
+            { $0 + "colour blue\n" },
+            { $0.replacingOccurrences(of: "filtered false", with: "filtered maybe") },
+        ]
+        for damage in damages {
+            let project = try Project()
+            try project.record(run: "100-1", started: Date(timeIntervalSinceNow: -60), filtered: false, goldens: ["a", "b"])
+            let file = project.runs.appendingPathComponent("100-1/4242.txt")
+            try Data(damage(try String(contentsOf: file, encoding: .utf8)).utf8).write(to: file)
+            let run = try project.unused("--delete")
+            #expect(run.status == 2 && run.stderr.contains("cannot read the test run record"), "\(run.stderr)")
+            for name in ["a", "b", "c"] { #expect(FileManager.default.fileExists(atPath: project.golden(name).path)) }
+        }
+    }
+
     @Test func onlyFilteredRunsAreNotEnough() throws {
         let project = try Project()
         try project.record(run: "200-2", started: Date(), filtered: true, goldens: ["a"])
