@@ -64,7 +64,7 @@ extension ManifestRun {
 }
 
 /// A manifest run an identical earlier run recorded in the render store (found by
-/// ``ManifestRun/storedRun(in:)-(DiskCache)`` or ``ManifestRun/storedRun(in:)-(RasterCache)``):
+/// ``ManifestRun/storedRun(in:)`` or ``PreparedManifestRun/storedRun(inRemoteStoreOf:)``):
 /// every output's bytes are named by the record and copied from the store (or carried in the
 /// remote store's pack of the run), without loading the manifest, planning it or computing a key.
 public struct StoredManifestRun: Sendable {
@@ -207,8 +207,8 @@ extension PreparedManifestRun {
     /// exactly this run: a run that rendered with a remote store shares its record there with
     /// every output's bytes in it, so a machine whose own store is empty writes the whole run
     /// with one request. A remote store can be written by anyone with access to it, so a pack is
-    /// only a hint, checked against this run's plan (see ``StoredRunRecord/isExactly(_:limits:)``):
-    /// nil for a pack that is not exactly the plan, and the run then renders as usual.
+    /// only a hint, checked against this run's plan (its inputs, files and outputs must be exactly
+    /// the plan's): nil for a pack that is not exactly the plan, and the run then renders as usual.
     public func storedRun(inRemoteStoreOf cache: RasterCache) -> StoredManifestRun? {
         run.remoteRunRecord(in: cache).flatMap { storedRun(from: $0, cache: cache) }
     }

@@ -92,8 +92,8 @@ public final class RemoteCache: RemoteStore {
 
     /// `GET`s every object at once (over up to eight connections, the client's pool) and waits
     /// for each answer, each within the request timeout: its body on `200`, nil on `404`, a
-    /// ``RemoteStoreError`` for a timeout, a failed connection, any other status or a body over
-    /// `maximumBytes` (or ``Configuration/maximumObjectBytes``), whose reading stops there.
+    /// `RemoteStoreError` for a timeout, a failed connection, any other status or a body over
+    /// `maximumBytes` (or ``Configuration-swift.struct/maximumObjectBytes``), whose reading stops there.
     public func get(_ names: [RemoteObjectName], maximumBytes: Int) -> [Result<Data?, any Error>] {
         let limit = min(max(0, maximumBytes), configuration.maximumObjectBytes)
         let started = names.map { name in Result { try start(method: .GET, url: objectURL(for: name), body: nil, maximumBytes: limit) } }

@@ -177,29 +177,77 @@ import RasterKitTestSupport
         let queue = try DatabaseQueue(path: fixture.url.path)
         try queue.writeWithoutTransaction { try $0.execute(sql: "ALTER TABLE entries DROP COLUMN children; PRAGMA wal_checkpoint(TRUNCATE)") }
         try queue.close()
-        try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "lacks children")
+        try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "schema is not a store's")
     }
 
-    @Test func theCheckedColumnsAreTheMigratedSchema() throws {
+    /// Issue 46: a store file someone handed over (a CI cache restored from another branch)
+    /// whose schema defines anything of its own — a trigger, a generated column, a view, an
+    /// index on an expression, a table — is moved aside before a statement touches it, so
+    /// nothing it defines is ever evaluated.
+    @Test(arguments: [
+        "CREATE TRIGGER noisy AFTER INSERT ON entries BEGIN SELECT zeroblob(1000000000); END",
+        "ALTER TABLE entries ADD COLUMN huge BLOB GENERATED ALWAYS AS (zeroblob(1000000000)) VIRTUAL",
+        "ALTER TABLE entries ADD COLUMN later BLOB DEFAULT x'00'",
+        "CREATE VIEW everything AS SELECT * FROM entries",
+        "CREATE INDEX entries_by_png ON entries (length(png))",
+        "CREATE TABLE extra (x)",
+        "DROP TRIGGER entries_forget_access_time",
+    ])
+    func aStoreWithASchemaOfItsOwnIsMovedAsideUnused(statement: String) throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 2)
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "\(statement); PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "schema is not a store's")
+    }
+
+    /// SQLite's statistics tables (`ANALYZE`) are its own: a store with them is used as it is.
+    @Test func aStoreWithStatisticsIsUsed() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        try makeStore(fixture, entries: 2)
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "ANALYZE; PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        let disk = try fixture.open()
+        #expect(try disk.statistics.count == 2)
+        #expect(fixture.log.warnings.isEmpty)
+        try disk.close()
+    }
+
+    /// The schema a store is checked against is the one a store made by the migrations has.
+    @Test func theCheckedSchemaIsTheMigratedSchema() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 1)
         let queue = try DatabaseQueue(path: fixture.url.path)
         defer { try? queue.close() }
-        let columns = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM pragma_table_info('entries')") }
-        #expect(Set(columns) == DiskCacheSchema.entryColumns)
+        let schema = try queue.read { try DiskCacheSchema.schema($0) }
+        #expect(schema == (try DiskCacheSchema.referenceSchema(upTo: DiskCacheSchema.migrationOrder.last)))
+        #expect(schema.contains { $0.type == "trigger" } && schema.contains { $0.type == "index" })
     }
 
     /// A store that has every migration opens without the migrator; one a migration behind
     /// (its last one undone, as an older build would have left it) gets it applied on open.
     @Test func onlyAStoreBehindIsMigratedOnOpen() throws {
-        let complete = DiskCacheSchema.Layout(applicationID: DiskCacheSchema.applicationID, tables: ["entries"],
-                                              appliedMigrations: Set(DiskCacheSchema.migrator.migrations),
-                                              entryColumns: DiskCacheSchema.entryColumns)
+        let order = DiskCacheSchema.migrationOrder
+        let complete = DiskCacheSchema.Layout(applicationID: DiskCacheSchema.applicationID,
+                                              schema: try DiskCacheSchema.referenceSchema(upTo: order.last),
+                                              appliedMigrations: Set(order))
         #expect(try DiskCacheSchema.check(complete))
-        var behind = complete
-        behind.appliedMigrations.remove("v5-access-times")
+        let behind = DiskCacheSchema.Layout(applicationID: DiskCacheSchema.applicationID,
+                                            schema: try DiskCacheSchema.referenceSchema(upTo: order[order.count - 2]),
+                                            appliedMigrations: Set(order.dropLast()))
         #expect(try !DiskCacheSchema.check(behind))
+        // A migration recorded but its tables missing, or its tables there but not recorded.
+        var unrecorded = complete
+        unrecorded.appliedMigrations.remove(order.last!)
+        #expect(throws: DiskCacheSchema.Damage.self) { try DiskCacheSchema.check(unrecorded) }
+        var skipped = complete
+        skipped.appliedMigrations.remove(order[1])
+        #expect(throws: DiskCacheSchema.Damage.self) { try DiskCacheSchema.check(skipped) }
         var newer = complete
         newer.appliedMigrations.insert("v99-future")
         #expect(throws: DiskCacheSchema.Damage.self) { try DiskCacheSchema.check(newer) }

@@ -110,21 +110,42 @@ enum DiskCacheSchema {
     static let lastAccessSQL =
         "max(entries.last_access, coalesce((SELECT a.last_access FROM access_times a WHERE a.id = entries.id), 0))"
 
-    /// The columns of `entries` each migration adds; add each new migration's.
-    static let columnsByMigration: [String: Set<String>] = [
-        "v1": [
-            "id", "digest", "type_name", "render_version", "key_description", "pixel_width", "pixel_height", "scale",
-            "cap_top", "cap_left", "cap_bottom", "cap_right", "byte_size", "created_at", "last_access", "expires_at",
-            "children", "png",
-        ],
-        "v2-checksum": ["checksum"],
-        "v3-encoded-outputs": ["png_encoding"],
-        "v4-run-records": [],
-        "v5-access-times": [],
-    ]
+    /// One entry of `sqlite_master`: a table, index, trigger or view, with the SQL that made it
+    /// (empty for SQLite's own indexes).
+    struct SchemaEntry: Hashable {
+        var type: String
+        var name: String
+        var table: String
+        var sql: String
+    }
 
-    /// The columns of `entries` once every migration has run.
-    static let entryColumns: Set<String> = columnsByMigration.values.reduce(into: []) { $0.formUnion($1) }
+    /// Every entry of a database's schema. Reading it evaluates nothing the schema defines.
+    static let schemaSQL = "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master"
+
+    /// `entries` without the statistics tables SQLite makes itself (`ANALYZE`, `PRAGMA
+    /// optimize`), which hold numbers, never SQL that runs.
+    static func ownSchema(_ entries: some Sequence<SchemaEntry>) -> Set<SchemaEntry> {
+        Set(entries.filter { !($0.type == "table" && $0.name.hasPrefix("sqlite_stat")) })
+    }
+
+    /// The schema a new store has after the migrations up to `last`, or, for nil, the table GRDB
+    /// records them in and nothing else; made once per process by migrating an empty database
+    /// in memory, so there is no second description of the schema to keep in step.
+    static func referenceSchema(upTo last: String?) throws -> Set<SchemaEntry> {
+        let name = last ?? ""
+        if let known = referenceSchemas.withLock({ $0[name] }) { return known }
+        let reference = try DatabaseQueue()
+        try migrator.migrate(reference, upTo: last ?? migrationOrder[0])
+        var schema = try reference.read { db in try self.schema(db) }
+        if last == nil { schema = schema.filter { $0.table == migrationsTable } }
+        referenceSchemas.withLock { $0[name] = schema }
+        return schema
+    }
+
+    private static let referenceSchemas = SanitizerVisibleMutex<[String: Set<SchemaEntry>]>([:])
+
+    /// GRDB's table of applied migrations.
+    static let migrationsTable = "grdb_migrations"
 
     /// Why an existing file cannot be used as it is.
     enum Damage: Error, CustomStringConvertible {
@@ -162,56 +183,92 @@ enum DiskCacheSchema {
     /// again), and SQLite's own checks on the pages a statement reads (a miss, logged). An import
     /// reads every row, so it checks the whole file first (`PRAGMA integrity_check`, in
     /// `DiskCacheImportSource`).
-    static func inspect(_ db: Database) throws {
-        let tables = try String.fetchAll(db, sql: tablesSQL)
-        try check(Layout(
-            applicationID: try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0, tables: tables,
-            appliedMigrations: try migrator.appliedIdentifiers(db),
-            entryColumns: tables.contains("entries")
-                ? Set(try String.fetchAll(db, sql: entryColumnsSQL)) : []))
+    /// Returns the migrations the store records.
+    @discardableResult
+    static func inspect(_ db: Database) throws -> Set<String> {
+        let schema = try schema(db)
+        try checkMigrationsTable(in: schema)
+        let applied = hasMigrationsTable(schema) ? Set(try String.fetchAll(db, sql: appliedMigrationsSQL)) : []
+        try check(Layout(applicationID: try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0, schema: schema,
+                         appliedMigrations: applied))
+        return applied
     }
 
-    /// A database's tables, SQLite's own left out.
-    static let tablesSQL = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+    /// `db`'s schema (see ``ownSchema(_:)``).
+    static func schema(_ db: Database) throws -> Set<SchemaEntry> {
+        ownSchema(try Row.fetchAll(db, sql: schemaSQL).map { SchemaEntry(type: $0[0], name: $0[1], table: $0[2], sql: $0[3]) })
+    }
 
-    /// The columns of the `entries` table.
-    static let entryColumnsSQL = "SELECT name FROM pragma_table_info('entries')"
+    /// The migrations a store records.
+    static let appliedMigrationsSQL = "SELECT identifier FROM grdb_migrations"
+
+    /// Whether `schema` has GRDB's table of migrations.
+    static func hasMigrationsTable(_ schema: Set<SchemaEntry>) -> Bool {
+        schema.contains { $0.type == "table" && $0.name == migrationsTable }
+    }
+
+    /// Throws ``Damage/foreign(_:)`` when `schema` has a table of migrations that is not GRDB's
+    /// own, before a row of it is read: a column of it could be generated by any expression.
+    static func checkMigrationsTable(in schema: Set<SchemaEntry>) throws {
+        let own = try referenceSchema(upTo: nil)
+        let found = schema.filter { $0.name == migrationsTable || $0.table == migrationsTable }
+        guard found.isEmpty || found == own else { throw Damage.foreign("its \(migrationsTable) table is not GRDB's") }
+    }
 
     /// What ``check(_:)`` looks at in a database.
     struct Layout {
         /// `PRAGMA application_id`.
         var applicationID: Int32
-        /// Its tables, SQLite's own left out.
-        var tables: [String]
+        /// Every entry of `sqlite_master`.
+        var schema: Set<SchemaEntry>
         /// The migrations `grdb_migrations` records (none without that table).
         var appliedMigrations: Set<String>
-        /// The columns of `entries` (none without that table).
-        var entryColumns: Set<String>
+
+        /// Its tables, SQLite's own left out.
+        var tables: [String] {
+            schema.filter { $0.type == "table" && !$0.name.hasPrefix("sqlite_") }.map(\.name)
+        }
     }
 
     /// Throws ``Damage`` unless a database laid out as `layout` is empty or a store this build
     /// can migrate; returns whether every migration this build knows has been applied, so
     /// there is nothing to migrate.
+    ///
+    /// Its schema must be exactly what the migrations it records make: a store is a file
+    /// anyone may hand over (a CI cache restored from another branch), and SQLite evaluates what
+    /// a schema defines — a trigger on every insert, a generated column or a default of
+    /// `zeroblob(…)`, an index on an expression — whenever the store is written or read. A store
+    /// that differs is treated as damaged: moved aside, never used.
     @discardableResult
-    static func check(_ layout: Layout) throws(Damage) -> Bool {
+    static func check(_ layout: Layout) throws -> Bool {
+        let applied = layout.appliedMigrations
         guard layout.applicationID == applicationID else {
             if let foreign = foreignness(applicationID: layout.applicationID, tables: layout.tables,
-                                         migrationsApplied: layout.appliedMigrations.count) {
-                throw .foreign(foreign)
+                                         migrationsApplied: applied.count) {
+                throw Damage.foreign(foreign)
             }
+            // Empty, or with GRDB's table only (another process is creating the store).
+            try checkExact(layout.schema, expected: layout.schema.isEmpty ? [] : referenceSchema(upTo: nil))
             return false
         }
-        let unknown = layout.appliedMigrations.subtracting(migrator.migrations)
-        guard unknown.isEmpty else { throw .newer(unknownMigrations: Array(unknown)) }
-        if layout.tables.contains("entries") {
-            // Migrated, yet missing columns: edited by hand or by a build whose schema was never
-            // released. Every statement would fail on it, so it is treated as damaged.
-            // Only what the applied migrations made: a store one migration behind is fine.
-            let expected = layout.appliedMigrations.reduce(into: Set<String>()) { $0.formUnion(columnsByMigration[$1] ?? []) }
-            let missing = expected.subtracting(layout.entryColumns)
-            guard missing.isEmpty else { throw .corrupt("the entries table lacks \(missing.sorted().joined(separator: ", "))") }
+        let unknown = applied.subtracting(migrator.migrations)
+        guard unknown.isEmpty else { throw Damage.newer(unknownMigrations: Array(unknown)) }
+        // The migrations run in order, so those applied are the first few.
+        guard let last = migrationOrder.last(where: applied.contains),
+              applied == Set(migrationOrder.prefix { $0 != last } + [last]) else {
+            throw Damage.corrupt("its migrations (\(applied.sorted().joined(separator: ", "))) are not a store's")
         }
-        return migrator.migrations.allSatisfy(layout.appliedMigrations.contains)
+        try checkExact(layout.schema, expected: referenceSchema(upTo: last))
+        return last == migrationOrder.last
+    }
+
+    /// Throws ``Damage/corrupt(_:)`` naming what differs unless `schema` is `expected`.
+    private static func checkExact(_ schema: Set<SchemaEntry>, expected: Set<SchemaEntry>) throws {
+        guard schema != expected else { return }
+        let extra = schema.subtracting(expected).map { "\($0.type) \($0.name)" }.sorted()
+        let missing = expected.subtracting(schema).map { "\($0.type) \($0.name)" }.sorted()
+        throw Damage.corrupt("its schema is not a store's (its own or changed: \(extra.joined(separator: ", ")); "
+            + "missing: \(missing.joined(separator: ", ")))")
     }
 
     /// Why a database without RasterKit's application id is someone else's, or nil when it is

@@ -123,11 +123,13 @@ final class DiskCacheInspector {
         _ = try rows("BEGIN")
         defer { sqlite3_exec(connection, "COMMIT", nil, nil, nil) }
         let identifier = Int32(truncatingIfNeeded: try integers("PRAGMA application_id").first ?? 0)
-        let tables = try strings(DiskCacheSchema.tablesSQL)
-        let applied = tables.contains("grdb_migrations") ? try strings("SELECT identifier FROM grdb_migrations") : []
-        let columns = tables.contains("entries") ? try strings(DiskCacheSchema.entryColumnsSQL) : []
-        return DiskCacheSchema.Layout(applicationID: identifier, tables: tables, appliedMigrations: Set(applied),
-                                      entryColumns: Set(columns))
+        let schema = DiskCacheSchema.ownSchema(try rows(DiskCacheSchema.schemaSQL).map {
+            DiskCacheSchema.SchemaEntry(type: $0[0].text, name: $0[1].text, table: $0[2].text, sql: $0[3].text)
+        })
+        // Checked before a row of it is read.
+        try DiskCacheSchema.checkMigrationsTable(in: schema)
+        let applied = DiskCacheSchema.hasMigrationsTable(schema) ? try strings(DiskCacheSchema.appliedMigrationsSQL) : []
+        return DiskCacheSchema.Layout(applicationID: identifier, schema: schema, appliedMigrations: Set(applied))
     }
 
     /// What the store holds; call after ``checkIsStore()`` returned true.

@@ -58,58 +58,12 @@ struct DiskCacheImportSource {
         }
     }
 
-    /// The migrations the file's schema records, once its schema is exactly the one they make:
-    /// read from `sqlite_master` alone, compared entry by entry (type, name, table, SQL) with a
-    /// new database migrated as far. Throws ``DiskCacheSchema/Damage`` otherwise.
+    /// The migrations the file's schema records, once its schema is exactly the one they make
+    /// (see ``DiskCacheSchema/check(_:)``). Throws ``DiskCacheSchema/Damage`` otherwise.
     private static func checkSchema(_ db: Database) throws -> Set<String> {
-        let schema = try Self.schema(db)
-        // The migrations table must be GRDB's own before a row of it is read.
-        let migrationsTable = try Self.referenceSchema(upTo: nil)
-        guard let table = migrationsTable.first(where: { $0.name == "grdb_migrations" }), schema.contains(table) else {
-            throw DiskCacheSchema.Damage.foreign("it has no migrations table, or one of its own")
-        }
-        try DiskCacheSchema.inspect(db)
-        let applied = try DiskCacheSchema.migrator.appliedIdentifiers(db)
-        guard let last = DiskCacheSchema.migrationOrder.last(where: applied.contains),
-              applied == Set(DiskCacheSchema.migrationOrder.prefix { $0 != last } + [last]) else {
-            throw DiskCacheSchema.Damage.foreign("its migrations (\(applied.sorted().joined(separator: ", "))) are not a store's")
-        }
-        let expected = try Self.referenceSchema(upTo: last)
-        guard schema == expected else {
-            let extra = schema.subtracting(expected).map(\.name).sorted()
-            let missing = expected.subtracting(schema).map(\.name).sorted()
-            throw DiskCacheSchema.Damage.foreign("its schema differs from a store's (its own: \(extra.joined(separator: ", ")); "
-                + "missing or changed: \(missing.joined(separator: ", ")))")
-        }
+        let applied = try DiskCacheSchema.inspect(db)
+        guard !applied.isEmpty else { throw DiskCacheSchema.Damage.foreign("it has no migrations") }
         return applied
-    }
-
-    /// One entry of `sqlite_master`.
-    private struct SchemaEntry: Hashable {
-        var type: String
-        var name: String
-        var table: String
-        var sql: String?
-    }
-
-    private static func schema(_ db: Database) throws -> Set<SchemaEntry> {
-        Set(try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master").map { row in
-            SchemaEntry(type: row[0], name: row[1], table: row[2], sql: row[3])
-        })
-    }
-
-    /// The schema a new store has after the migrations up to `last` (none: only GRDB's table).
-    private static func referenceSchema(upTo last: String?) throws -> Set<SchemaEntry> {
-        let reference = try DatabaseQueue()
-        if let last {
-            try DiskCacheSchema.migrator.migrate(reference, upTo: last)
-        } else {
-            try DiskCacheSchema.migrator.migrate(reference, upTo: DiskCacheSchema.migrationOrder[0])
-        }
-        return try reference.read { db in
-            let all = try schema(db)
-            return last == nil ? all.filter { $0.name == "grdb_migrations" } : all
-        }
     }
 }
 

@@ -1,0 +1,8 @@
+import CFuzzDriver
+import Foundation
+
+// SwiftPM gives every executable its own `main`, so libFuzzer runs through its driver entry point.
+RunPackHarness.writeSeeds()
+var arguments = CommandLine.argc
+var argumentVector: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&arguments, &argumentVector) { bytes, count in RunPackHarness.run(bytes, count) })
