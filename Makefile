@@ -4,7 +4,8 @@
 SWIFT ?= swift
 OUT ?= out/demo
 
-# Libraries RasterKit links, the fonts it draws text with, rsvg-convert (the SVG fidelity
+# Libraries RasterKit links (libcurl's headers for `make cli`: a binary with the Swift runtime
+# linked in links Foundation's URLSession, which the remote cache uses, against libcurl), the fonts it draws text with, rsvg-convert (the SVG fidelity
 # tests compare against it), nginx (the remote cache tests start one with WebDAV on a
 # loopback port; its own service is never started or used), wrk (the `rasterkit serve` load
 # benchmark, which also starts an nginx of its own), poppler-utils (the PDF output tests read
@@ -12,9 +13,9 @@ OUT ?= out/demo
 # nine-patch tests have it compile every .9.png) and faketime (the key tests run a process on
 # dates either side of a daylight-saving switch).
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
-                   libsqlite3-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt faketime
+                   libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt faketime
 
-.PHONY: all deps build cli demo test test-snapshot-trait test-static-keys test-thread docs bench bench-serve fuzz fuzz-build clean
+.PHONY: all deps build cli demo check test test-snapshot-trait test-static-keys test-thread docs bench bench-serve fuzz fuzz-build clean
 
 all: build
 
@@ -41,12 +42,17 @@ build: deps
 	$(SWIFT) build
 
 # The rasterkit command for real use: optimised, with the Swift runtime linked in, which halves
-# its start-up time (a warm incremental run is mostly start-up).
+# its start-up time (a warm incremental run is mostly start-up); and rasterkit-server beside it,
+# which `rasterkit serve` runs.
 cli: deps
 	$(SWIFT) build -c release --product rasterkit --static-swift-stdlib
-	@echo "rasterkit: $(CURDIR)/.build/release/rasterkit"
+	$(SWIFT) build -c release --product rasterkit-server --static-swift-stdlib
+	@echo "rasterkit: $(CURDIR)/.build/release/rasterkit (and rasterkit-server beside it)"
 
-demo: build
+# Builds only what it runs: the demo and the command (not the server, the tests or the tools).
+demo: deps
+	$(SWIFT) build --product RasterKitDemo
+	$(SWIFT) build --product rasterkit
 	$(SWIFT) run --skip-build RasterKitDemo $(OUT)
 	$(SWIFT) run --skip-build rasterkit svg Examples/icons --size 24 --size 48 --scale 1 --scale 2 --scale 3 --out $(OUT)/icons
 	@echo "Icons: $(OUT)/icons"
@@ -54,8 +60,15 @@ demo: build
 	@echo "Showcase: $(OUT)/showcase (PNGs in light and dark, Showcase.xcassets, drawable-*/ and drawable-night-*/ nine-patches)"
 	@echo "Showcase contact sheet: $(OUT)/showcase-contact-sheet.png"
 
+# The everyday loop: the build and the core library's tests (RasterKitTests), nothing else.
+check: deps
+	python3 Scripts/readme-snippets.py --check
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '^RasterKitTests\.'
+
 test: deps
 	python3 Scripts/check-doc-comments.py
+	python3 Scripts/readme-snippets.py --check
 	$(SWIFT) build --build-tests
 	python3 Scripts/check-core-dependencies.py
 	$(SWIFT) test --skip-build --skip PluginExampleTests
@@ -87,7 +100,7 @@ DOC_TARGETS := RasterKit RasterKitBatch RasterKitDiff RasterKitTesting RasterKit
 docs: deps
 	@mkdir -p .build/docs
 	@for target in $(DOC_TARGETS); do \
-	  $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
+	  RASTERKIT_MAINTAINER=1 $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
 	    --warnings-as-errors --output-path .build/docs/$$target || exit 1; \
 	done
 	@echo "Documentation: $(CURDIR)/.build/docs/<target>/ (serve a folder over HTTP to read it)"

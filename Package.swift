@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -13,6 +14,9 @@ let package = Package(
         .library(name: "RasterKitRemoteCache", targets: ["RasterKitRemoteCache"]),
         .library(name: "RasterKitServer", targets: ["RasterKitServer"]),
         .executable(name: "rasterkit", targets: ["RasterKitCLI"]),
+        // `rasterkit serve`: the render server, an executable of its own so that `rasterkit`
+        // links no HTTP server (it runs this one, installed beside it).
+        .executable(name: "rasterkit-server", targets: ["RasterKitServerTool"]),
         // The tool the plugins run: `rasterkit render`'s manifest run without ArgumentParser or HTTP.
         .executable(name: "rasterkit-assets", targets: ["RasterKitAssetsTool"]),
         // Renders a target's *.rasterkit.yaml manifests into its resources at build time.
@@ -31,18 +35,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // The remote cache tier's HTTP client; only RasterKitRemoteCache (and so the CLI) links it.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `rasterkit serve` and RasterKitServer only: HTTP routes, metrics, signed URLs, SIGTERM.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // 3.x or 4.x: whichever the other packages' swift-crypto requirements settle on.
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // `make docs`: the generate-documentation command; no target depends on it.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // cairo and fontconfig through dlopen, loaded when the first surface is made: their
@@ -80,16 +78,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The shared remote store over HTTP (nginx WebDAV, bazel-remote): RemoteCache implements the
-        // core's RemoteStore with AsyncHTTPClient, so swift-nio stays out of the core library.
+        // core's RemoteStore with Foundation's URLSession (libcurl on Linux): no HTTP package to build.
         .target(
             name: "RasterKitRemoteCache",
-            dependencies: [
-                "RasterKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
+            dependencies: ["RasterKit"]),
         // Rendering over HTTP: Hummingbird routes for manifest components and SVG icons, with ETags,
         // limits, signed URLs, a bounded render queue, reloads and Prometheus metrics. Only this
         // target (and so the CLI) links Hummingbird; the core and RasterKitBatch never do.
@@ -101,7 +93,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -123,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitRemoteCache", "RasterKitServer", "CSQLiteSettings",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitCommandOptions", "CSQLiteSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -133,6 +124,23 @@ let package = Package(
             // the sanitizers need. Nothing loads into this process that links against it, so it
             // exports no symbols either (49,000 otherwise, 5 MB of tables the loader reads).
             linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]),
+        // The flags `rasterkit` and `rasterkit-server` share: the render store, the remote store
+        // (and so RasterKitRemoteCache) and the checks of paths given on a command line.
+        .target(
+            name: "RasterKitCommandOptions",
+            dependencies: [
+                "RasterKit", "RasterKitRemoteCache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // `rasterkit-server`: RasterKitServer behind `rasterkit serve`'s flags.
+        .executableTarget(
+            name: "RasterKitServerTool",
+            dependencies: [
+                "RasterKit", "RasterKitServer", "RasterKitCommandOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // `rasterkit-assets`, the plugins' tool: links RasterKitBatch alone, so a package that uses the
         // plugins builds neither ArgumentParser nor swift-nio.
         .executableTarget(name: "RasterKitAssetsTool", dependencies: ["RasterKit", "RasterKitBatch"]),
@@ -164,19 +172,33 @@ let package = Package(
         .testTarget(
             name: "RasterKitCLITests",
             dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI",
-                           "RasterKitAssetsTool"]),
+                           "RasterKitCommandOptions", "RasterKitAssetsTool", "RasterKitServerTool"]),
+        // Every ```swift block of README.md, written here by Scripts/readme-snippets.py: the build
+        // fails when one stops compiling (`make test` also checks that they match the README).
+        .testTarget(
+            name: "ReadmeSnippetTests",
+            dependencies: [
+                "RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitRemoteCache", "RasterKitServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Resources/badge-new@2x.png")]),
         // RasterKitServer over loopback with a real HTTP client: routes, caching headers, bad input,
         // signed URLs, overload, reloads and shutdown.
         .testTarget(
             name: "RasterKitServerTests",
             dependencies: [
                 "RasterKit", "RasterKitBatch", "RasterKitServer", "RasterKitTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
     ]
 )
+
+// Tools only maintainers use cost everyone else nothing: SwiftPM builds a package's plugin tools
+// on every `swift build`, so swift-docc-plugin (`make docs`) is declared only when
+// RASTERKIT_MAINTAINER is set (the Makefile sets it for `make docs`).
+if ProcessInfo.processInfo.environment["RASTERKIT_MAINTAINER"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

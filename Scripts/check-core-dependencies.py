@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Fails when the core library or the golden-test library would link Yams, the batch engine,
-swift-snapshot-testing, swift-nio or the HTTP server (Hummingbird and its metrics, crypto and
-lifecycle packages).
+swift-snapshot-testing, swift-nio or the HTTP server (Hummingbird and its metrics and
+lifecycle packages), or when the `rasterkit` command would link the HTTP server or swift-nio.
 
 RasterKit and RasterKitTesting are what library and golden-test users link; the manifest reader
-(Yams) and the batch engine live in RasterKitBatch, above them, and the HTTP client of the remote
-cache tier (AsyncHTTPClient, and with it swift-nio) in RasterKitRemoteCache, and the HTTP server
-(Hummingbird) in RasterKitServer. This checks the package's
-target graph, and, when the test build has made it, a real executable that depends only on
-the core product (Tests/RasterKitProbe): no symbol of Yams or RasterKitBatch may be in it.
-It also keeps the plugins' tool (RasterKitAssetsTool) free of ArgumentParser and swift-nio.
+(Yams) and the batch engine live in RasterKitBatch, above them, and the HTTP server
+(Hummingbird, swift-nio) in RasterKitServer, which only `rasterkit-server` links: `rasterkit`
+reaches the remote cache through Foundation's URLSession. This checks the package's target
+graph, and, when the test build has made them, real executables: the probe that depends only on
+the core product (Tests/RasterKitProbe), in which no symbol of Yams or RasterKitBatch may be,
+and `rasterkit`, in which none of swift-nio, BoringSSL or Hummingbird may be. It also keeps the
+plugins' tool (RasterKitAssetsTool) free of ArgumentParser and the remote cache.
 """
 import json
 import os
@@ -17,8 +18,9 @@ import subprocess
 import sys
 
 FORBIDDEN_TARGETS = {"RasterKitBatch", "RasterKitCLI", "RasterKitSnapshotTesting", "RasterKitRemoteCache", "RasterKitServer"}
-FORBIDDEN_PRODUCTS = {"Yams", "ArgumentParser", "SnapshotTesting", "AsyncHTTPClient", "NIOCore", "NIOHTTP1", "NIOPosix",
-                      "Hummingbird", "Metrics", "Prometheus", "Crypto", "ServiceLifecycle", "UnixSignals"}
+SERVER_PRODUCTS = {"NIOCore", "NIOHTTP1", "NIOPosix", "Hummingbird", "HummingbirdCore", "Metrics", "Prometheus",
+                   "ServiceLifecycle", "UnixSignals"}
+FORBIDDEN_PRODUCTS = {"Yams", "ArgumentParser", "SnapshotTesting"} | SERVER_PRODUCTS
 CORE = ["RasterKit", "RasterKitDiff", "RasterKitTesting"]
 
 
@@ -46,16 +48,27 @@ def main():
     reachable = closure(targets, "RasterKitAssetsTool", set())
     products = {product for name in reachable for product in targets[name].get("product_dependencies") or []}
     for bad in sorted((reachable & {"RasterKitCLI", "RasterKitRemoteCache"})
-                      | (products & {"ArgumentParser", "AsyncHTTPClient", "NIOCore", "NIOHTTP1", "NIOPosix"})):
+                      | (products & ({"ArgumentParser"} | SERVER_PRODUCTS))):
         problems.append(f"RasterKitAssetsTool (rasterkit-assets, the plugins' tool) depends on {bad}")
+    # `rasterkit` is what a batch or golden-test user builds: the server is an executable of its own.
+    reachable = closure(targets, "RasterKitCLI", set())
+    products = {product for name in reachable for product in targets[name].get("product_dependencies") or []}
+    for bad in sorted((reachable & {"RasterKitServer", "RasterKitServerTool"}) | (products & SERVER_PRODUCTS)):
+        problems.append(f"RasterKitCLI (rasterkit) depends on {bad}")
     probe = os.path.join(".build", "debug", "RasterKitProbe")
     if os.path.exists(probe):
         symbols = subprocess.run(["nm", "--defined-only", probe], check=True, capture_output=True, text=True).stdout
         for module, mangled in [("Yams", "4Yams"), ("RasterKitBatch", "14RasterKitBatch"), ("NIOCore", "7NIOCore"),
-                                ("AsyncHTTPClient", "15AsyncHTTPClient"), ("Hummingbird", "11Hummingbird"),
-                                ("RasterKitServer", "15RasterKitServer")]:
+                                ("Hummingbird", "11Hummingbird"), ("RasterKitServer", "15RasterKitServer")]:
             if f"$s{mangled}" in symbols:
                 problems.append(f"{probe}, which depends only on RasterKit, links {module}")
+    command = os.path.join(".build", "debug", "rasterkit")
+    if os.path.exists(command):
+        symbols = subprocess.run(["nm", command], check=True, capture_output=True, text=True).stdout
+        for module, marker in [("swift-nio", "7NIOCore"), ("swift-nio", "CNIOPosix"), ("BoringSSL", "BoringSSL"),
+                               ("Hummingbird", "11Hummingbird"), ("RasterKitServer", "15RasterKitServer")]:
+            if marker in symbols:
+                problems.append(f"{command} links {module}")
     for problem in problems:
         print(f"error: {problem}")
     print("core dependencies: " + ("ok" if not problems else f"{len(problems)} problem(s)"))

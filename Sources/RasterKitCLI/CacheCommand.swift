@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RasterKit
 import RasterKitBatch
+import RasterKitCommandOptions
 
 /// `rasterkit cache stats|prune|clear|remove|export|import`: look into, trim and move the
 /// persistent render store.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RasterKitCommandOptions
 import RasterKitDiff
 
 /// `rasterkit diff a.png b.png`: pixelmatch-compatible comparison of two PNGs.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RasterKitCommandOptions
 
 // The option groups `svg` and `render` share, read by their commands' plain readings
 // (``PlainArguments``): each collects its options, then makes the group with the defaults

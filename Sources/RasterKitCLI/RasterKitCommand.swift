@@ -16,14 +16,15 @@ struct RasterKitCommand: AsyncParsableCommand {
         // Before any store is opened: the command runs nothing else that uses SQLite's memory
         // statistics, and a batch's workers would queue on the mutex that keeps them.
         _ = rk_sqlite_disable_memory_statistics()
+        // Every argument after `serve` is the server's, `--help` included.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "serve" { ServerExecutable.run(Array(arguments.dropFirst())) }
         do {
-            var command = try LeafCommandLine.parse(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
+            var command = try LeafCommandLine.parse(arguments) ?? parseAsRoot()
             // Casts to the asynchronous commands, not to `any AsyncParsableCommand`: an
             // existential cast scans every protocol conformance in the binary on first use.
             if let diff = command as? DiffCommand {
                 try await diff.run()
-            } else if let serve = command as? ServeCommand {
-                try await serve.run()
             } else {
                 try command.run()
             }

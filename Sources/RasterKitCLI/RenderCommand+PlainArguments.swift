@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import RasterKit
 import RasterKitBatch
+import RasterKitCommandOptions
 
 extension RenderCommand {
     /// The command `arguments` (after `render`) describe, read without ArgumentParser, as

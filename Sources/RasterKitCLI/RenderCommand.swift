@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RasterKit
 import RasterKitBatch
+import RasterKitCommandOptions
 
 /// `rasterkit render showcase.yaml --out build/assets`: every component of a manifest in every
 /// state, size and scale, and its folders of SVGs, rendered in parallel; unchanged outputs are

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RasterKitCommandOptions
 
 extension SVGCommand {
     /// The command `arguments` (after `svg`) describe, read without ArgumentParser, when every

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RasterKit
 import RasterKitBatch
+import RasterKitCommandOptions
 
 /// `rasterkit svg icons/ --size 24 --size 48 --scale 1 --scale 2 --out build/icons`: every SVG
 /// at every size and scale, rendered in parallel in this process, unchanged ones from the cache.

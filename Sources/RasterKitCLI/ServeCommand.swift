@@ -1,94 +1,57 @@
 import ArgumentParser
 import Foundation
-import Logging
-import RasterKit
-import RasterKitServer
 
-/// `rasterkit serve showcase.yaml --icons icons --port 8080`: renders manifest components and
-/// SVG icons over HTTP (RasterKitServer), until SIGTERM or SIGINT.
-struct ServeCommand: AsyncParsableCommand {
+/// `rasterkit serve …`: runs `rasterkit-server`, installed beside `rasterkit`, with the same
+/// arguments. The server is an executable of its own so that `rasterkit` — and every package
+/// that builds it — links no HTTP server, event loop or TLS stack.
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a manifest's components and a folder of SVG icons as PNG and WebP over HTTP.",
+        abstract: "Serve a manifest's components and a folder of SVG icons over HTTP (runs rasterkit-server).",
         discussion: """
-            Routes: GET /components/<component>/<state>.png?size=WxH&scale=S, \
-            GET /icons/<path>.png?size=N&scale=S&tint=RRGGBB (.webp too), /health and /metrics (Prometheus). \
-            Responses carry a strong ETag (the render key), answer If-None-Match with 304 without rendering, and \
-            are immutable when the URL has v=. The manifest and icon folder are reloaded when they change. \
-            Prints 'listening on http://HOST:PORT' once it accepts connections (--port 0 picks a free port); \
-            SIGTERM finishes the requests under way, then exits.
+            Runs the rasterkit-server executable found beside rasterkit with these arguments; \
+            `rasterkit serve --help` lists them. Build it with: \
+            swift build -c release --product rasterkit-server
             """)
 
-    @Argument(help: "The manifest whose components to serve (YAML or JSON).")
-    var manifest: String?
+    @Argument(parsing: .captureForPassthrough, help: "The server's arguments (see `rasterkit serve --help`).")
+    var arguments: [String] = []
 
-    @Option(help: "A folder of SVGs to serve under /icons/.")
-    var icons: String?
+    func run() throws {
+        ServerExecutable.run(arguments)
+    }
+}
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+/// The `rasterkit-server` executable beside this one, and running it in this process's place.
+enum ServerExecutable {
+    static let name = "rasterkit-server"
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 8080
-
-    @OptionGroup var caching: CacheOptions
-
-    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("The most pixels one render may have.", valueName: "N"))
-    var maxPixels = 4 << 20
-
-    @Option(name: .customLong("max-age"), help: ArgumentHelp("Seconds responses may be cached (Cache-Control max-age) when their URL has no v=.", valueName: "seconds"))
-    var maxAge = 3_600
-
-    @Option(name: .customLong("queue-limit"), help: ArgumentHelp("Renders that may wait or draw at once; more are answered 503 with Retry-After.", valueName: "N"))
-    var queueLimit = 64
-
-    @Option(name: .customLong("max-connections"),
-            help: ArgumentHelp("Connections that may be open at once; more are answered 503 and closed (lowered to fit the open-file limit).",
-                               valueName: "N"))
-    var maxConnections = 512
-
-    @Option(name: .customLong("signing-key-env"),
-            help: ArgumentHelp("Serve only URLs signed (HMAC-SHA256, with exp= and sig=) with the key in this environment variable.", valueName: "name"))
-    var signingKeyEnv: String?
-
-    func validate() throws {
-        guard manifest != nil || icons != nil else { throw ValidationError("give a manifest, --icons DIR, or both") }
-        if let manifest { try PathChecks.requireNonEmpty(manifest, "the manifest") }
-        if let icons { try PathChecks.requireNonEmpty(icons, "--icons") }
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be more than 0") }
-        guard maxAge >= 0 else { throw ValidationError("--max-age must be 0 or more") }
-        guard queueLimit > 0 else { throw ValidationError("--queue-limit must be more than 0") }
-        guard maxConnections > 0 else { throw ValidationError("--max-connections must be more than 0") }
-        if let signingKeyEnv {
-            guard let key = ProcessInfo.processInfo.environment[signingKeyEnv], !key.isEmpty else {
-                throw ValidationError("--signing-key-env \(signingKeyEnv): that environment variable is not set")
-            }
-        }
+    /// The server's path: beside the running `rasterkit` (symbolic links followed, so a link to
+    /// `rasterkit` in a `bin` folder still finds the server beside the real file).
+    static var path: String {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent().appendingPathComponent(name).path
     }
 
-    func run() async throws {
-        var configuration = RasterServerConfiguration(manifest: manifest.map { URL(fileURLWithPath: $0) },
-                                                      icons: icons.map { URL(fileURLWithPath: $0, isDirectory: true) })
-        configuration.maximumPixels = maxPixels
-        configuration.maxAge = maxAge
-        configuration.renderQueueLimit = queueLimit
-        configuration.maximumConnections = OpenFileLimit.connections(wanted: maxConnections)
-        configuration.signingKey = signingKeyEnv.flatMap { ProcessInfo.processInfo.environment[$0] }.map { Data($0.utf8) }
-        var logger = Logger(label: "rasterkit.serve")
-        logger.logLevel = .notice
-        let service: RasterRenderService
-        do {
-            service = try RasterRenderService(configuration: configuration,
-                                              rasterizer: caching.makeRasterizer(limits: configuration.renderLimits, memoryLimit: 256 << 20),
-                                              logger: logger)
-        } catch {
-            UsageFailure.exit(command: "serve", error.description, json: false)
+    /// Replaces this process with the server, given `arguments`; when it cannot, says why and
+    /// how to build it, and exits with status 2.
+    static func run(_ arguments: [String]) -> Never {
+        let path = path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            fail("""
+                rasterkit serve: the server is its own executable, \(name), and there is none beside rasterkit (\(path)).
+                Build it and put it there:
+                  swift build -c release --product \(name)
+                  cp "$(swift build -c release --show-bin-path)/\(name)" \(URL(fileURLWithPath: path).deletingLastPathComponent().path)/
+                """)
         }
-        try await RasterServer(service: service, host: host, port: port, logger: logger).run { address in
-            // Written at once (not buffered), so a script waiting for the address reads it now.
-            FileHandle.standardOutput.write(Data("rasterkit serve: listening on http://\(address)\n".utf8))
-        }
-        try? service.rasterizer.cache.flush()
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        fail("rasterkit serve: cannot run \(path): \(String(cString: strerror(errno)))")
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(2)
     }
 }

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import RasterKit
 
 /// Signs and checks render URLs, so that a public server renders only the URLs its owner made:
 /// `sig` is the HMAC-SHA256, in lowercase hexadecimal, of the path and query up to `&sig=`,
@@ -11,12 +11,12 @@ import Foundation
 /// // "/components/button/normal.png?scale=2&exp=1767225600&sig=9f86d0…"
 /// ```
 public struct URLSigner: Sendable {
-    private let key: SymmetricKey
+    private let hmac: HMACSHA256
 
     /// A signer with the secret `key` (at least 16 bytes is wise; the server's comes from an
     /// environment variable).
     public init(key: Data) {
-        self.key = SymmetricKey(data: key)
+        hmac = HMACSHA256(key: [UInt8](key))
     }
 
     /// `pathAndQuery` with `exp` and `sig` appended: the URL a client may fetch until `expires`.
@@ -28,7 +28,7 @@ public struct URLSigner: Sendable {
 
     /// The hexadecimal HMAC-SHA256 of `message`.
     func signature(of message: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        HexDigits.of(hmac.tag(Array(message.utf8)))
     }
 
     /// Checks a request's raw path and query: `sig` must come last and match what precedes it,
@@ -42,8 +42,8 @@ public struct URLSigner: Sendable {
         let signedQuery = range.lowerBound == rawQuery.startIndex ? "" : String(rawQuery[..<rawQuery.index(before: range.lowerBound)])
         let message = path + "?" + signedQuery
         guard given.count == 64, let givenBytes = Self.bytes(hex: given),
-              // HMAC's own check compares in constant time, so timing reveals nothing of the key.
-              HMAC<SHA256>.isValidAuthenticationCode(givenBytes, authenticating: Data(message.utf8), using: key) else {
+              // Compared in constant time, so timing reveals nothing of the key.
+              HMACSHA256.matches(givenBytes, hmac.tag(Array(message.utf8))) else {
             throw RequestError(.forbidden, "the URL's signature is not valid")
         }
         let expiry = signedQuery.split(separator: "&").first { $0.hasPrefix("exp=") }.flatMap { Int($0.dropFirst(4)) }
@@ -52,14 +52,13 @@ public struct URLSigner: Sendable {
     }
 
     private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.utf8.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = HexDigits.value(of: digits[index]), let low = HexDigits.value(of: digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
         }
         return bytes
     }

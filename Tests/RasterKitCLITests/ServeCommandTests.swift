@@ -60,4 +60,23 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("cannot read the manifest"))
     }
+
+    /// `rasterkit serve` runs `rasterkit-server` in its place: the server's own help answers, and
+    /// a `rasterkit` with no server beside it says how to build one.
+    @Test func serveRunsTheServerBesideItOrSaysHowToBuildIt() throws {
+        let help = try CLI.run(["serve", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--max-connections") && help.stdout.contains("--remote-cache"), "\(help.stdout)")
+        let alone = TestScratch.path("rasterkit-alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: alone) }
+        let copy = alone.appendingPathComponent("rasterkit")
+        try FileManager.default.copyItem(at: try CLI.binary(), to: copy)
+        let missing = try CLI.run(executable: copy, ["serve", "--icons", "/tmp", "--port", "0"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("rasterkit-server") && missing.stderr.contains("swift build -c release --product rasterkit-server"),
+                "\(missing.stderr)")
+        let others = try CLI.run(executable: copy, ["--help"])
+        #expect(others.status == 0 && others.stdout.contains("serve"))
+    }
 }

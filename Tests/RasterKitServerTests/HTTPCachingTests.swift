@@ -7,7 +7,7 @@ import Testing
         let server = try await TestServer.start()
         let path = "/components/badge/alert.png?scale=2"
         // The tag is the key, known before drawing: ask for it with a tag never served.
-        let probe = try await server.request(path, method: .HEAD)
+        let probe = try await server.request(path, method: "HEAD")
         let tag = try #require(probe.header("ETag"))
         let drawsBefore = server.service.rasterizer.statistics.draws
         let cold = try await server.request("/components/badge/normal.png?scale=3")
@@ -34,7 +34,7 @@ import Testing
 
     @Test func headHasHeadersAndNoBody() async throws {
         let server = try await TestServer.start()
-        let head = try await server.request("/icons/star.png?size=32", method: .HEAD)
+        let head = try await server.request("/icons/star.png?size=32", method: "HEAD")
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
         #expect(head.header("Content-Type") == "image/png")

@@ -8,7 +8,7 @@ import Testing
 /// links in a served folder cannot make the server unavailable or reach outside its folder.
 @Suite(.serialized) struct HostileClientTests {
     /// A raw TCP connection to the server, for clients no HTTP library would be.
-    final class RawConnection {
+    final class RawConnection: @unchecked Sendable {
         let descriptor: Int32
 
         /// A connection to `port` on loopback; `receiveBuffer` shrinks its receive buffer (and so
@@ -38,8 +38,16 @@ import Testing
             _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         }
 
-        /// What the server sent until it closed the connection or `seconds` passed.
-        func readAll(seconds: Double) -> (text: String, closed: Bool) {
+        /// What the server sent until it closed the connection or `seconds` passed, read on a
+        /// thread of its own: a blocking read on Swift concurrency's few threads could starve the
+        /// server under test, whose handlers run there too.
+        func readAll(seconds: Double) async -> (text: String, closed: Bool) {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.blockingReadAll(seconds: seconds)) }.start()
+            }
+        }
+
+        private func blockingReadAll(seconds: Double) -> (text: String, closed: Bool) {
             var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var received = Data()
@@ -66,7 +74,7 @@ import Testing
         for connection in held { connection.send("GET /health HTTP/1.1\r\nHost: x\r\n") }
         try await Task.sleep(for: .milliseconds(200))
         let refused = try RawConnection(port: port)
-        let answer = refused.readAll(seconds: 5)
+        let answer = await refused.readAll(seconds: 5)
         #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
         #expect(answer.text.contains("Retry-After: 1") && answer.closed)
         // Once they go, /health is answered again.
@@ -82,8 +90,8 @@ import Testing
         let dribbling = try RawConnection(port: port)
         dribbling.send("GET /hea")
         let start = ContinuousClock.now
-        #expect(idle.readAll(seconds: 5).closed)
-        #expect(dribbling.readAll(seconds: 5).closed)
+        #expect(await idle.readAll(seconds: 5).closed)
+        #expect(await dribbling.readAll(seconds: 5).closed)
         #expect(ContinuousClock.now - start < .seconds(4))
         try await server.stop()
     }
@@ -100,7 +108,7 @@ import Testing
         let count = 200
         for _ in 0..<count { reader.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n") }
         try await Task.sleep(for: .seconds(2))
-        let (received, closed) = reader.readAll(seconds: 2)
+        let (received, closed) = await reader.readAll(seconds: 2)
         #expect(closed, "the connection of a client that reads nothing is still open")
         #expect(received.utf8.count < count * size / 2, "the server sent \(received.utf8.count) bytes to a client that read nothing")
         #expect(try await server.request("/health").status == 200)
@@ -165,7 +173,7 @@ import Testing
         let panel = try await server.request("/components/panel/default.png?size=4x4")
         #expect(panel.status == 400, "caps larger than the size: \(panel.status)")
         for path in ["/health", "/metrics"] {
-            let head = try await server.request(path, method: .HEAD)
+            let head = try await server.request(path, method: "HEAD")
             #expect(head.status == 200 && head.body.isEmpty, "HEAD \(path): \(head.status)")
         }
         try await server.stop()

@@ -78,6 +78,6 @@ import Testing
         #expect(reply.header("X-RasterKit-Origin") == "drawn")
         try await server.waitUntilStopped()
         // Stopped: no longer accepting.
-        await #expect(throws: (any Error).self) { _ = try await server.request("/health", timeout: .seconds(2)) }
+        await #expect(throws: (any Error).self) { _ = try await server.request("/health", timeout: 2) }
     }
 }

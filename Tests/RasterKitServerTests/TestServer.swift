@@ -1,9 +1,9 @@
-import AsyncHTTPClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import RasterKitTestSupport
 import Logging
-import NIOCore
-import NIOHTTP1
 import RasterKit
 @testable import RasterKitServer
 import ServiceLifecycle
@@ -20,10 +20,11 @@ final class TestServer: Sendable {
     /// A reply: status, headers and body.
     struct Reply: Sendable {
         var status: Int
-        var headers: HTTPHeaders
+        /// The response's headers, by lowercased name.
+        var headers: [String: String]
         var body: Data
 
-        func header(_ name: String) -> String? { headers.first(name: name) }
+        func header(_ name: String) -> String? { headers[name.lowercased()] }
         /// The JSON error body's message, or nil when the body is not such an object.
         var errorMessage: String? {
             (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? String
@@ -90,16 +91,29 @@ final class TestServer: Sendable {
         self.running = running
     }
 
-    /// `method path` with `headers`, on a connection of the shared client.
-    func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
-                 timeout: TimeAmount = .seconds(60)) async throws -> Reply {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
-        let body = try await response.body.collect(upTo: 64 << 20)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+    /// `method path` with `headers`, with Foundation's client (redirects and caching off: the
+    /// test sees exactly what the server answered).
+    func request(_ path: String, method: String = "GET", headers: [(String, String)] = [],
+                 timeout: Double = 60) async throws -> Reply {
+        guard let url = URL(string: base + path) else { throw TestFailure("not a URL: \(base + path)") }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
+        request.httpMethod = method
+        for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
+        let (body, response) = try await Self.client.data(for: request)
+        guard let response = response as? HTTPURLResponse else { throw TestFailure("not an HTTP response") }
+        var replyHeaders: [String: String] = [:]
+        for case let (name as String, value as String) in response.allHeaderFields { replyHeaders[name.lowercased()] = value }
+        return Reply(status: response.statusCode, headers: replyHeaders, body: body)
     }
+
+    /// One client for every test: no cookies, no cache, redirects answered as they are.
+    private static let client: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpMaximumConnectionsPerHost = 16
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    }()
 
     /// Starts a graceful shutdown and waits for the server to finish; the folder is removed
     /// unless `keepingFolder`.
@@ -123,3 +137,11 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// PNG files start with these eight bytes.
 let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+/// Answers a redirect as the response it is.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+}

@@ -9,7 +9,6 @@ import RasterKitRemoteCache
     private func configuration(timeout: Double = 1) -> RemoteCache.Configuration {
         var configuration = RemoteCache.Configuration()
         configuration.authorization = nil
-        configuration.connectTimeout = timeout / 2
         configuration.requestTimeout = timeout
         return configuration
     }

@@ -17,5 +17,14 @@ let package = Package(
                 .product(name: "RasterKitSnapshotTesting", package: "RasterKit"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]),
+        // The README's swift-snapshot-testing block, written here by Scripts/readme-snippets.py
+        // (with the "A component" block it continues): compiled by this package's build.
+        .testTarget(
+            name: "ReadmeSnippetTests",
+            dependencies: [
+                .product(name: "RasterKit", package: "RasterKit"),
+                .product(name: "RasterKitSnapshotTesting", package: "RasterKit"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]),
     ]
 )

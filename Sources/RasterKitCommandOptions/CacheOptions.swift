@@ -2,42 +2,44 @@ import ArgumentParser
 import Foundation
 import Logging
 import RasterKit
-import RasterKitBatch
 import RasterKitRemoteCache
 
 /// `--cache PATH | --no-cache` and `--remote-cache URL`, shared by the commands that render: the
 /// one place a command's rasterizer, its disk store and its remote store are set up and flushed.
-struct CacheOptions: ParsableArguments {
+package struct CacheOptions: ParsableArguments {
+    /// No flags given: the default store, no remote store.
+    package init() {}
+
     @Option(help: "The render cache to read and update (default: $RASTERKIT_CACHE, else $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
-    var cache: String?
+    package var cache: String?
 
     @Flag(name: .customLong("no-cache"),
           help: "Use no render cache on disk, and render every output again, even those already up to date.")
-    var noCache = false
+    package var noCache = false
 
     @Option(name: .customLong("remote-cache"),
             help: ArgumentHelp("A shared HTTP cache (nginx WebDAV, bazel-remote) asked after the local store and before drawing; fresh renders are uploaded to it (default: $RASTERKIT_REMOTE_CACHE). An Authorization header comes from $RASTERKIT_REMOTE_CACHE_AUTHORIZATION; with $RASTERKIT_REMOTE_CACHE_KEY, objects are signed with that secret and only objects it signed are used.",
                                valueName: "url"))
-    var remoteCache: String?
+    package var remoteCache: String?
 
     @Option(name: .customLong("remote-timeout"),
             help: ArgumentHelp("Seconds a request to the remote cache may take, connecting included (default 1); a remote that fails is not asked again for a while.",
                                valueName: "seconds"))
-    var remoteTimeout: Double = 1
+    package var remoteTimeout: Double = 1
 
     @Flag(name: .customLong("remote-required"),
           help: "Exit with status 1 when the remote cache failed: a lookup or an upload failed, or renders were not uploaded.")
-    var remoteRequired = false
+    package var remoteRequired = false
 
     /// `RASTERKIT_REMOTE_CACHE`.
-    static var remoteCacheVariable: String? { EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE") }
+    package static var remoteCacheVariable: String? { EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE") }
 
     /// Seconds a run waits at its end for its uploads to the remote cache.
-    static let uploadWaitLimit: Double = 30
+    package static let uploadWaitLimit: Double = 30
 
     /// The remote cache's URL: `--remote-cache`, else `RASTERKIT_REMOTE_CACHE`; nil for none
     /// (and with `--no-cache`, which renders everything again).
-    var remoteURL: URL? {
+    package var remoteURL: URL? {
         guard !noCache else { return nil }
         let text = remoteCache ?? Self.remoteCacheVariable
         guard let text, !text.isEmpty else { return nil }
@@ -46,7 +48,7 @@ struct CacheOptions: ParsableArguments {
 
     /// Usage mistakes found before anything renders, so they exit with 2 rather than failing
     /// every output: both flags at once, an empty path, a path whose folder is missing.
-    func validate() throws {
+    package func validate() throws {
         if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
         if remoteCache != nil && noCache { throw ValidationError("--remote-cache and --no-cache cannot be used together") }
         guard remoteTimeout > 0, remoteTimeout <= 600 else { throw ValidationError("--remote-timeout must be more than 0 and at most 600 seconds") }
@@ -79,11 +81,11 @@ struct CacheOptions: ParsableArguments {
     }
 
     /// Bytes of decoded renders a batch keeps in memory.
-    static let batchMemoryLimit = 64 << 20
+    package static let batchMemoryLimit = 64 << 20
 
     /// Whether a run will probably draw most of its outputs: without a store, or with a store
     /// that does not exist yet (a first run).
-    var isLikelyToDraw: Bool {
+    package var isLikelyToDraw: Bool {
         noCache || !storeExists
     }
 
@@ -93,7 +95,7 @@ struct CacheOptions: ParsableArguments {
     /// The cache, made on another thread from now, when its store already exists (see
     /// `BackgroundValue`); nil when there is none yet (it is made, and the store created, only
     /// when the run needs it) or no store is used.
-    func openExistingStoreInBackground() -> BackgroundValue<RasterCache>? {
+    package func openExistingStoreInBackground() -> BackgroundValue<RasterCache>? {
         guard !noCache, storeExists else { return nil }
         let options = self
         return BackgroundValue { options.makeCache() }
@@ -102,27 +104,27 @@ struct CacheOptions: ParsableArguments {
     /// The cache a batch looks for the record of an identical run in before loading anything
     /// (``makeCache(memoryLimit:)``), when there can be one: the disk store exists, or a remote
     /// store is given. Nil otherwise, so a run whose manifest turns out broken creates no store.
-    func makeCacheForStoredRuns() -> RasterCache? {
+    package func makeCacheForStoredRuns() -> RasterCache? {
         guard !noCache, storeExists || remoteURL != nil else { return nil }
         return makeCache()
     }
 
     /// Whether outputs already written and unchanged may be left alone.
-    var reusesUpToDateOutputs: Bool { !noCache }
+    package var reusesUpToDateOutputs: Bool { !noCache }
 
     /// The rasterizer a batch renders with, made when the first output needs rendering: renders
     /// come from and go to the disk store at `--cache` (or the default store), unless `--no-cache`,
     /// and each is held to `limits`. A store that cannot be opened (full disk, read-only, a refused
     /// `-wal`) costs the disk tier only: one warning, and the batch renders with memory alone, as
     /// with `--no-cache`. `rasterkit serve` keeps more in memory than a batch (`memoryLimit`).
-    func makeRasterizer(limits: ResourceLimits, memoryLimit: Int = Self.batchMemoryLimit, cache: RasterCache? = nil) -> Rasterizer {
+    package func makeRasterizer(limits: ResourceLimits, memoryLimit: Int = Self.batchMemoryLimit, cache: RasterCache? = nil) -> Rasterizer {
         Rasterizer(cache: cache ?? makeCache(memoryLimit: memoryLimit), limits: limits)
     }
 
     /// The cache of ``makeRasterizer(limits:memoryLimit:cache:)``: memory, the disk store unless
     /// `--no-cache` (a store that cannot be opened is reported once and left out), and the remote
     /// store when one is given.
-    func makeCache(memoryLimit: Int = Self.batchMemoryLimit) -> RasterCache {
+    package func makeCache(memoryLimit: Int = Self.batchMemoryLimit) -> RasterCache {
         // A batch writes each output once: memory serves renders outputs share (nested
         // components, identical SVGs, one render in two formats), mostly close together in the
         // batch's order; everything else is in the store. A run without a store must not hold
@@ -141,68 +143,17 @@ struct CacheOptions: ParsableArguments {
     }
 
     /// The remote tier's options: objects signed with `RASTERKIT_REMOTE_CACHE_KEY` when it is set.
-    static var remoteOptions: RemoteCacheOptions {
+    package static var remoteOptions: RemoteCacheOptions {
         var options = RemoteCacheOptions()
         if let key = EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE_KEY"), !key.isEmpty { options.signingKey = Data(key.utf8) }
         return options
     }
 
     /// The remote store at ``remoteURL`` with `--remote-timeout`, or nil.
-    func makeRemote() -> RemoteCache? {
+    package func makeRemote() -> RemoteCache? {
         guard let url = remoteURL else { return nil }
         var configuration = RemoteCache.Configuration()
         configuration.requestTimeout = remoteTimeout
-        configuration.connectTimeout = min(remoteTimeout, 0.5)
         return RemoteCache(url: url, configuration: configuration)
-    }
-
-    /// Runs a batch of `svg` or `render` with these options and `limits`: `body` runs the renderer with a
-    /// progress bar on standard error (silent with `--json`). The cache opens only when something
-    /// must be rendered, so a run with every output up to date never touches it, and its pending
-    /// writes are committed before this returns. A store that cannot take them only costs renders
-    /// in a later run, so the batch's result stands.
-    ///
-    /// `cache`: one made already (by ``makeCache(memoryLimit:)``, to look for a stored run
-    /// before loading anything), for the rasterizer to use instead of opening the stores again.
-    func runBatch(jobs: Int, json: Bool, limits: ResourceLimits, cache: RasterCache? = nil,
-                  _ body: (BatchRenderer, ProgressBar) -> BatchSummary) -> BatchSummary {
-        let progress = ProgressBar(style: .forStandardError(silent: json))
-        let options = self
-        // The summary carries the batch's warnings, and the command prints them once, its own way.
-        let quiet = Logger(label: "RasterKit.BatchRenderer") { _ in SwiftLogNoOpLogHandler() }
-        let renderer = BatchRenderer(jobs: jobs, reusesUpToDateOutputs: reusesUpToDateOutputs, logger: quiet) {
-            options.makeRasterizer(limits: limits, cache: cache)
-        }
-        var summary = body(renderer, progress)
-        progress.finish()
-        if let cache = renderer.rasterizer?.cache {
-            // Uploads wait, bounded, so the next shard or machine finds this run's renders.
-            if !cache.flushUploads(timeout: Self.uploadWaitLimit) {
-                summary.warnings.append("some renders were not uploaded to the remote cache within \(Int(Self.uploadWaitLimit)) s")
-            }
-            summary.remote = cache.remoteStatistics
-            try? cache.flush()
-        } else if remoteURL != nil {
-            summary.remote = RemoteCacheStatistics()
-        }
-        if let remote = summary.remote, remote.hasFailures {
-            summary.warnings.append("the remote cache failed: " + Self.failureDescription(remote))
-        }
-        return summary
-    }
-
-    /// `3 lookups failed (timed out), 11 uploads failed (HTTP 500 ×11), 4 renders not uploaded`.
-    static func failureDescription(_ remote: RemoteCacheStatistics) -> String {
-        var parts: [String] = []
-        if remote.errors > 0 { parts.append("\(remote.errors) lookups failed (\(BatchSummaryPrinter.reasons(remote.lookupFailures)))") }
-        if remote.uploadErrors > 0 { parts.append("\(remote.uploadErrors) uploads failed (\(BatchSummaryPrinter.reasons(remote.uploadFailures)))") }
-        if remote.uploadsDropped > 0 { parts.append("\(remote.uploadsDropped) renders not uploaded") }
-        return parts.joined(separator: ", ")
-    }
-
-    /// Exits with status 1 after a run whose remote cache failed, with `--remote-required`.
-    func requireRemote(_ remote: RemoteCacheStatistics?) throws {
-        guard remoteRequired, let remote, remote.hasFailures else { return }
-        throw ExitStatus.partialFailure
     }
 }
