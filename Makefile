@@ -3,6 +3,8 @@
 #   make test   installs missing system packages, builds, runs every test
 SWIFT ?= swift
 OUT ?= out/demo
+# Where `swift build` puts debug products (a link SwiftPM keeps to the platform's folder).
+BIN := .build/debug
 
 # Libraries RasterKit links (libcurl's headers for `make cli`: a binary with the Swift runtime
 # linked in links Foundation's URLSession, which the remote cache uses, against libcurl), the fonts it draws text with, rsvg-convert (the SVG fidelity
@@ -53,10 +55,10 @@ cli: deps
 demo: deps
 	$(SWIFT) build --product RasterKitDemo
 	$(SWIFT) build --product rasterkit
-	$(SWIFT) run --skip-build RasterKitDemo $(OUT)
-	$(SWIFT) run --skip-build rasterkit svg Examples/icons --size 24 --size 48 --scale 1 --scale 2 --scale 3 --out $(OUT)/icons
+	$(BIN)/RasterKitDemo $(OUT)
+	$(BIN)/rasterkit svg Examples/icons --size 24 --size 48 --scale 1 --scale 2 --scale 3 --out $(OUT)/icons
 	@echo "Icons: $(OUT)/icons"
-	$(SWIFT) run --skip-build rasterkit render Examples/showcase.yaml --out $(OUT)/showcase --contact-sheet $(OUT)/showcase-contact-sheet.png
+	$(BIN)/rasterkit render Examples/showcase.yaml --out $(OUT)/showcase --contact-sheet $(OUT)/showcase-contact-sheet.png
 	@echo "Showcase: $(OUT)/showcase (PNGs in light and dark, Showcase.xcassets, drawable-*/ and drawable-night-*/ nine-patches)"
 	@echo "Showcase contact sheet: $(OUT)/showcase-contact-sheet.png"
 

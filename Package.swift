@@ -1,5 +1,4 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
 
 let package = Package(
@@ -199,6 +198,6 @@ let package = Package(
 // Tools only maintainers use cost everyone else nothing: SwiftPM builds a package's plugin tools
 // on every `swift build`, so swift-docc-plugin (`make docs`) is declared only when
 // RASTERKIT_MAINTAINER is set (the Makefile sets it for `make docs`).
-if ProcessInfo.processInfo.environment["RASTERKIT_MAINTAINER"] != nil {
+if Context.environment["RASTERKIT_MAINTAINER"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

@@ -190,4 +190,61 @@ import RasterKitRemoteCache
         let path = RemoteCache(url: server.writable, configuration: bazel).objectURL(for: RemoteObjectName(key: key)).lastPathComponent
         #expect(path.count == 64 && path.hasPrefix(key.digest))
     }
+
+    private func name(_ label: String) -> RemoteObjectName {
+        RemoteObjectName(key: Rasterizer().key(for: Counted(label: label, draws: Counter()), size: Size(8)))
+    }
+
+    /// `Authorization` goes with every request: a store that asks for it answers 401 without
+    /// it (a read-only cache to the tier) and serves and stores objects with it.
+    @Test func theAuthorizationHeaderIsSentWithEveryRequest() throws {
+        let server = try NginxServer()
+        defer { server.remove() }
+        let name = name("authorized")
+        var withToken = configuration()
+        withToken.authorization = "Bearer \(NginxServer.authorizationToken)"
+        let authorized = RemoteCache(url: server.authorized, configuration: withToken)
+        #expect(authorized.put([RemoteStoreUpload(name: name, bytes: Data("object".utf8))]) == [nil])
+        #expect(try authorized.get(name, maximumBytes: 1 << 10) == Data("object".utf8))
+        let anonymous = RemoteCache(url: server.authorized, configuration: configuration())
+        #expect(throws: RemoteStoreError.forbidden(status: 401)) { try anonymous.get(name, maximumBytes: 1 << 10) }
+        #expect(anonymous.put([RemoteStoreUpload(name: name, bytes: Data("forged".utf8))]) == [.forbidden(status: 401)])
+    }
+
+    /// HTTPS verifies the server's certificate against the system's authorities: a server whose
+    /// certificate nobody vouches for is a transport fault, never a source of objects; plain
+    /// HTTP on the same server still works.
+    @Test func anHTTPSServerWithAnUntrustedCertificateIsAFault() throws {
+        let server = try NginxServer(https: true)
+        defer { server.remove() }
+        let secureURL = try #require(server.secure)
+        let name = name("secure")
+        let plain = RemoteCache(url: server.writable, configuration: configuration())
+        #expect(plain.put([RemoteStoreUpload(name: name, bytes: Data("object".utf8))]) == [nil])
+        #expect(try plain.get(name, maximumBytes: 1 << 10) == Data("object".utf8))
+        let secure = RemoteCache(url: secureURL, configuration: configuration(timeout: 5))
+        #expect {
+            try secure.get(name, maximumBytes: 1 << 10)
+        } throws: { error in
+            guard case .transport = error as? RemoteStoreError else { return false }
+            return true
+        }
+    }
+
+    /// A body longer than the caller can hold is refused once that is known, and a redirect is
+    /// answered as the status it is, never followed.
+    @Test func longBodiesAndRedirectsAreFaults() throws {
+        let server = try NginxServer()
+        defer { server.remove() }
+        let store = RemoteCache(url: server.writable, configuration: configuration())
+        let long = name("long")
+        #expect(store.put([RemoteStoreUpload(name: long, bytes: Data(repeating: 7, count: 100_000))]) == [nil])
+        #expect(throws: RemoteStoreError.tooLarge(limit: 1_000)) { try store.get(long, maximumBytes: 1_000) }
+        #expect(try store.get(long, maximumBytes: 100_000)?.count == 100_000)
+        // A folder where an object would be: nginx answers 301 to the folder's URL with a slash.
+        let folder = name("folder")
+        try FileManager.default.createDirectory(
+            at: server.store.appendingPathComponent("\(folder.formatVersion)/\(folder.digest)"), withIntermediateDirectories: true)
+        #expect(throws: RemoteStoreError.status(301)) { try store.get(folder, maximumBytes: 1 << 10) }
+    }
 }

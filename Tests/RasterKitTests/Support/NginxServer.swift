@@ -5,23 +5,39 @@ import Glibc
 
 /// A real nginx with WebDAV on a loopback port, started as a foreground process from a
 /// temporary folder and stopped by the test: `/rw/` stores `PUT` bodies under `store/`, and
-/// `/ro/` serves the same files but answers `403` to anything but `GET` and `HEAD`.
+/// `/ro/` serves the same files but answers `403` to anything but `GET` and `HEAD`, and `/auth/`
+/// is `/rw/` for requests with `Authorization: Bearer <authorizationToken>` only (401 otherwise).
+/// With `https`, the same locations are also served over TLS on ``httpsPort``, with a
+/// certificate made for the test and signed by no authority the system trusts.
 /// Debian's nginx, which `make deps` installs.
 final class NginxServer: Sendable {
     let directory: URL
     let port: Int
+    /// The TLS port, when started with `https`.
+    let httpsPort: Int?
     private let process: Process
+    static let authorizationToken = "rasterkit-test-token"
+
 
     static var executable: String? {
         ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    init(_ name: String = #function) throws {
+    init(_ name: String = #function, https: Bool = false) throws {
         guard let executable = Self.executable else { throw SetupError("nginx is not installed: run `make deps`") }
         directory = try TestSupport.temporaryDirectory("nginx-" + name)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("store"), withIntermediateDirectories: true)
         port = try Self.freePort()
         let root = directory.path
+        var tls = ""
+        if https {
+            let tlsPort = try Self.freePort()
+            try Self.makeCertificate(in: directory)
+            tls = "listen 127.0.0.1:\(tlsPort) ssl; ssl_certificate \(root)/cert.pem; ssl_certificate_key \(root)/key.pem;"
+            httpsPort = tlsPort
+        } else {
+            httpsPort = nil
+        }
         let configuration = """
             daemon off;
             master_process off;
@@ -36,7 +52,12 @@ final class NginxServer: Sendable {
               client_max_body_size 64m;
               server {
                 listen 127.0.0.1:\(port);
+                \(tls)
                 location /rw/ { alias \(root)/store/; dav_methods PUT DELETE; create_full_put_path on; }
+                location /auth/ {
+                  if ($http_authorization != "Bearer \(Self.authorizationToken)") { return 401; }
+                  alias \(root)/store/; dav_methods PUT DELETE; create_full_put_path on;
+                }
                 location /ro/ { alias \(root)/store/; limit_except GET HEAD { deny all; } }
               }
             }
@@ -57,6 +78,25 @@ final class NginxServer: Sendable {
             }
             usleep(10_000)
         }
+    }
+
+    /// The writable store that asks for ``authorizationToken``.
+    var authorized: URL { URL(string: "http://127.0.0.1:\(port)/auth")! }
+    /// The writable store over TLS (nil unless started with `https`).
+    var secure: URL? { httpsPort.map { URL(string: "https://127.0.0.1:\($0)/rw")! } }
+
+    /// A self-signed certificate and its key, made with openssl for this server alone.
+    private static func makeCertificate(in directory: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                             "-keyout", directory.appendingPathComponent("key.pem").path,
+                             "-out", directory.appendingPathComponent("cert.pem").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SetupError("openssl could not make a certificate") }
     }
 
     /// The writable store's URL.
