@@ -80,19 +80,24 @@ test: deps
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory test-snapshot-trait
 	$(MAKE) --no-print-directory test-static-keys
-	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
 # Cache keys must not depend on how a binary is linked: the probe built with the Swift runtime
 # linked statically (as `make cli` builds rasterkit and servers are deployed) must print the
 # committed digests the Swift tests check the dynamically linked one against.
+# Linking is all that differs, so the probe is relinked in the one build folder rather than built
+# again in another (the next plain build relinks it as before).
 test-static-keys: deps
-	$(SWIFT) build --product RasterKitProbe --static-swift-stdlib --scratch-path .build-static
-	python3 Scripts/check-known-digests.py .build-static/debug/RasterKitProbe Tests/RasterKitTests/Fixtures/known-digests.json
+	$(SWIFT) build --product RasterKitProbe --static-swift-stdlib
+	python3 Scripts/check-known-digests.py --static $(BIN)/RasterKitProbe Tests/RasterKitTests/Fixtures/known-digests.json
 
-# RasterKitSnapshotTesting's tests: a nested package that depends on RasterKit with the
-# SnapshotTesting trait on (the root package builds nothing of swift-snapshot-testing).
+# RasterKitSnapshotTesting's tests: in Examples/PluginExample, a package that depends on RasterKit
+# with the SnapshotTesting trait on (the root package builds nothing of swift-snapshot-testing),
+# in the scratch folder PluginExampleTests builds it in, so RasterKit is not built a third time.
+EXAMPLE := --package-path Examples/PluginExample --scratch-path .build/plugin-example
 test-snapshot-trait: deps
-	cd Tests/SnapshotTestingTrait && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests $(EXAMPLE)
+	$(SWIFT) test --skip-build $(EXAMPLE)
 
 # DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>
 # (static HTML); any documentation warning (an unresolved ``link``, an undocumented parameter)
@@ -101,11 +106,9 @@ DOC_TARGETS := RasterKit RasterKitBatch RasterKitDiff RasterKitTesting RasterKit
 
 docs: deps
 	@mkdir -p .build/docs
-	@for target in $(DOC_TARGETS); do \
-	  RASTERKIT_MAINTAINER=1 $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
-	    --warnings-as-errors --output-path .build/docs/$$target || exit 1; \
-	done
-	@echo "Documentation: $(CURDIR)/.build/docs/<target>/ (serve a folder over HTTP to read it)"
+	RASTERKIT_MAINTAINER=1 $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+	  $(foreach target,$(DOC_TARGETS),--target $(target)) --warnings-as-errors --output-path .build/docs
+	@echo "Documentation: $(CURDIR)/.build/docs/<target>.doccarchive (serve a folder over HTTP to read it)"
 
 # The whole suite under ThreadSanitizer (slow: a separate build).
 test-thread: deps
@@ -128,7 +131,7 @@ bench-serve: cli
 	python3 Benchmarks/Serve/serve_load.py --binary $(CURDIR)/.build/release/rasterkit
 
 # libFuzzer with AddressSanitizer over every input a stranger can hand RasterKit (see
-# Fuzz/README.md): FUZZ_SECONDS each (`make test` runs a 30-second smoke of each). New inputs
+# Fuzz/README.md): FUZZ_SECONDS each (`make test` runs a 10-second smoke of each). New inputs
 # go to Fuzz/.build/corpus, crashes to Fuzz/.build/crashes; the seeds in Fuzz/Corpus stay as
 # they are. FUZZ_JOBS > 1 runs that many fuzzing processes per target at once.
 FUZZ_TARGETS := FuzzSVGPathData FuzzPNGDecode FuzzManifest FuzzSVGDocument FuzzRemoteObject FuzzRunPack FuzzServerRequest
@@ -161,4 +164,4 @@ fuzz: fuzz-build
 	done
 
 clean:
-	rm -rf .build .build-tsan out Benchmarks/.build Fuzz/.build Tests/SnapshotTestingTrait/.build
+	rm -rf .build .build-tsan out Benchmarks/.build Fuzz/.build Examples/PluginExample/.build

@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "RasterKitDiff", dependencies: ["RasterKit"]),
         .target(name: "RasterKitTesting", dependencies: ["RasterKit", "RasterKitDiff"]),
         // Built with swift-snapshot-testing only under the SnapshotTesting trait; its tests are the
-        // nested package Tests/SnapshotTestingTrait, which enables it.
+        // package Examples/PluginExample, which enables it.
         .target(
             name: "RasterKitSnapshotTesting",
             dependencies: [

@@ -5,7 +5,10 @@
 (`--static-swift-stdlib`), so that keys are checked not to depend on how a binary is linked;
 the Swift tests check the dynamically linked probe against the same table.
 
-    check-known-digests.py PROBE TABLE
+    check-known-digests.py [--static] PROBE TABLE
+
+With --static the probe must be linked with the Swift runtime inside it (no libswiftCore.so
+among the libraries it loads), so a build that quietly linked it dynamically cannot pass.
 """
 import json
 import subprocess
@@ -13,9 +16,16 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: check-known-digests.py PROBE TABLE")
-    probe, table_path = sys.argv[1], sys.argv[2]
+    arguments = sys.argv[1:]
+    static = "--static" in arguments
+    arguments = [argument for argument in arguments if argument != "--static"]
+    if len(arguments) != 2:
+        sys.exit("usage: check-known-digests.py [--static] PROBE TABLE")
+    probe, table_path = arguments
+    if static:
+        libraries = subprocess.run(["ldd", probe], capture_output=True, text=True).stdout
+        if "libswiftCore" in libraries:
+            sys.exit(f"error: {probe} loads the Swift runtime as a shared library: it is not statically linked")
     with open(table_path) as file:
         table = json.load(file)["probe"]
     run = subprocess.run([probe, "digests"], capture_output=True, text=True, timeout=120)
