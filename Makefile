@@ -85,11 +85,11 @@ test: deps
 # Cache keys must not depend on how a binary is linked: the probe built with the Swift runtime
 # linked statically (as `make cli` builds rasterkit and servers are deployed) must print the
 # committed digests the Swift tests check the dynamically linked one against.
-# Linking is all that differs, so the probe is relinked in the one build folder rather than built
-# again in another (the next plain build relinks it as before).
+# A build folder of its own: objects compiled for a statically linked product carry the static
+# libraries' link directives, which SwiftPM would not recompile away for the next plain build.
 test-static-keys: deps
-	$(SWIFT) build --product RasterKitProbe --static-swift-stdlib
-	python3 Scripts/check-known-digests.py --static $(BIN)/RasterKitProbe Tests/RasterKitTests/Fixtures/known-digests.json
+	$(SWIFT) build --product RasterKitProbe --static-swift-stdlib --scratch-path .build-static
+	python3 Scripts/check-known-digests.py --static .build-static/debug/RasterKitProbe Tests/RasterKitTests/Fixtures/known-digests.json
 
 # RasterKitSnapshotTesting's tests: in Examples/PluginExample, a package that depends on RasterKit
 # with the SnapshotTesting trait on (the root package builds nothing of swift-snapshot-testing),
@@ -164,4 +164,4 @@ fuzz: fuzz-build
 	done
 
 clean:
-	rm -rf .build .build-tsan out Benchmarks/.build Fuzz/.build Examples/PluginExample/.build
+	rm -rf .build .build-tsan .build-static out Benchmarks/.build Fuzz/.build Examples/PluginExample/.build
