@@ -200,6 +200,16 @@ import RasterKitTestSupport
         let live = RasterHost(component: Flaky(name: "r", failing: Flag(true), attempts: Counter()).fallback(Swatch(color: .blue)),
                               size: size, scale: 1, rasterizer: rasterizer, drawsSynchronously: true, isRasterized: false)
         #expect(live.lastError != nil && live.image != nil)
+        // The error comes with the image, however long after the draw the host gets to it: with
+        // no retry interval the failure is forgotten at once, and still shown.
+        for synchronously in [false, true] {
+            let forgetful = RasterHost(component: Flaky(name: "s", failing: Flag(true), attempts: Counter())
+                                           .fallback(Swatch(color: .blue), retryAfter: 0),
+                                       size: size, scale: 1, rasterizer: rasterizer, drawsSynchronously: synchronously)
+            await forgetful.settle()
+            #expect(forgetful.image?.pixel(x: 0, y: 0).blue == 255)
+            #expect(forgetful.lastError != nil)
+        }
     }
 }
 

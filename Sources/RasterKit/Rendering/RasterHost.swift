@@ -227,15 +227,15 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
         let drawsFresh = !rasterized || !rasterizer.cache.memory.contains(key)
         if drawsFresh { state.withLock { $0.onWillRegenerate }?(key) }
         if synchronous {
-            publish(Result { try render(component, size: size, scale: scale, key: key, rasterized: rasterized) }, generation: generation)
+            publish(Result { try render(component, size: size, scale: scale, rasterized: rasterized) }, generation: generation)
             return
         }
         let task = Task { [weak self, rasterizer] in
             let result: Result<Rendered, any Error>
             if rasterized {
                 do {
-                    let image = try await rasterizer.image(for: component, size: size, scale: scale, priority: .urgent)
-                    result = .success(Rendered(image: image, fallbackError: rasterizer.fallbackRecords.fallback(servedFor: key.value)?.error))
+                    let rendered = try await rasterizer.render(component, size: size, scale: scale, priority: .urgent)
+                    result = .success(Rendered(image: rendered.image, fallbackError: rendered.fallbackError))
                 } catch { result = .failure(error) }
             } else {
                 result = Result { try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer) }
@@ -253,10 +253,10 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
         var fallbackError: (any Error)?
     }
 
-    private func render(_ component: Component, size: Size, scale: Double, key: CacheKey, rasterized: Bool) throws -> Rendered {
+    private func render(_ component: Component, size: Size, scale: Double, rasterized: Bool) throws -> Rendered {
         guard rasterized else { return try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer) }
-        let image = try rasterizer.image(for: component, size: size, scale: scale)
-        return Rendered(image: image, fallbackError: rasterizer.fallbackRecords.fallback(servedFor: key.value)?.error)
+        let rendered = try rasterizer.render(component, size: size, scale: scale)
+        return Rendered(image: rendered.image, fallbackError: rendered.fallbackError)
     }
 
     private static func drawLive(_ component: Component, size: Size, scale: Double, rasterizer: Rasterizer) throws -> Rendered {

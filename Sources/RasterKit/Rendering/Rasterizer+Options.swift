@@ -56,7 +56,7 @@ extension Rasterizer {
                                                   work: work(for: component, key: key, geometry: geometry, scale: scale))
             if joined { counters.count(.coalesced) }
             let drawn = try await scheduler.result(of: job)
-            guard joined else { return RenderedImage(image: drawn.image, key: key, origin: drawn.origin) }
+            guard joined else { return RenderedImage(image: drawn.image, key: key, origin: drawn.origin, fallback: drawn.fallback) }
             // The render it joined was served from a tier this request must not read: once more,
             // on a render of its own (a queued one it joins reads only what it may).
             guard options.accepts(drawn.origin) else {
@@ -64,7 +64,7 @@ extension Rasterizer {
                 continue
             }
             storeJoined(drawn, key: key, options: options)
-            return RenderedImage(image: drawn.image, key: key, origin: .joined)
+            return RenderedImage(image: drawn.image, key: key, origin: .joined, fallback: drawn.fallback)
         }
     }
 

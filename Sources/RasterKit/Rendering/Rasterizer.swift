@@ -196,7 +196,6 @@ public final class Rasterizer: Sendable {
         // A render every requester gave up on, or one past its time limit (whose draw may have
         // returned early), is not stored.
         try environment.checkContinuing()
-        fallbackRecords.noteRender(of: key.value, fallback: fallback)
         // Made with a fallback: not stored, so the primary is retried once its interval is over.
         if let fallback {
             return RenderedImage(image: image, key: key, origin: .fallback, fallback: fallback)
