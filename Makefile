@@ -1,6 +1,6 @@
 # RasterKit — two commands on a fresh Debian machine with Swift:
 #   make demo   installs missing system packages, builds, renders the showcase, says where
-#   make test   installs missing system packages, builds, runs every test
+#   make test   installs missing system packages, builds, runs the tests (the gate CI runs)
 SWIFT ?= swift
 OUT ?= out/demo
 # Where `swift build` puts debug products (a link SwiftPM keeps to the platform's folder).
@@ -17,7 +17,7 @@ BIN := .build/debug
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
                    libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt faketime
 
-.PHONY: all deps build cli demo check test test-snapshot-trait test-static-keys test-thread docs bench bench-serve fuzz fuzz-build clean
+.PHONY: all deps build build-tests cli demo check test test-all test-example test-static-keys test-thread docs bench bench-serve fuzz fuzz-build clean
 
 all: build
 
@@ -40,8 +40,13 @@ deps:
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# Every debug build here has the SnapshotTesting trait on, so the swift-snapshot-testing
+# strategies and their tests are built, and one build folder serves every target: a flag that
+# differs between two builds would make SwiftPM compile the package again.
+TRAITS := --traits SnapshotTesting
+
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(TRAITS)
 
 # The rasterkit command for real use: optimised, with the Swift runtime linked in, which halves
 # its start-up time (a warm incremental run is mostly start-up); and rasterkit-server beside it,
@@ -53,8 +58,8 @@ cli: deps
 
 # Builds only what it runs: the demo and the command (not the server, the tests or the tools).
 demo: deps
-	$(SWIFT) build --product RasterKitDemo
-	$(SWIFT) build --product rasterkit
+	$(SWIFT) build $(TRAITS) --product RasterKitDemo
+	$(SWIFT) build $(TRAITS) --product rasterkit
 	$(BIN)/RasterKitDemo $(OUT)
 	$(BIN)/rasterkit svg Examples/icons --size 24 --size 48 --scale 1 --scale 2 --scale 3 --out $(OUT)/icons
 	@echo "Icons: $(OUT)/icons"
@@ -62,25 +67,39 @@ demo: deps
 	@echo "Showcase: $(OUT)/showcase (PNGs in light and dark, Showcase.xcassets, drawable-*/ and drawable-night-*/ nine-patches)"
 	@echo "Showcase contact sheet: $(OUT)/showcase-contact-sheet.png"
 
-# The everyday loop: the build and the core library's tests (RasterKitTests), nothing else.
-check: deps
-	python3 Scripts/readme-snippets.py --check
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter '^RasterKitTests\.'
+# The test build: the tests and every executable they run. Built as one product rather than with
+# --build-tests, which would also build the plugins' tool for the host, a second copy of
+# RasterKit, GRDB and Yams (about two minutes of a fresh build) that no test runs.
+build-tests: deps
+	$(SWIFT) build $(TRAITS) --product RasterKitPackageTests
 
+# The everyday loop: the build and the core library's tests (RasterKitTests), nothing else.
+check: build-tests
+	python3 Scripts/readme-snippets.py --check
+	$(SWIFT) test $(TRAITS) --skip-build --filter '^RasterKitTests\.'
+
+# The gate CI runs: every test of the package (the example package's aside, see test-all) and
+# the checks of the README's Swift, the doc comments and the core's dependencies.
 test: deps
 	python3 Scripts/check-doc-comments.py
 	python3 Scripts/readme-snippets.py --check
-	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory build-tests
 	python3 Scripts/check-core-dependencies.py
-	$(SWIFT) test --skip-build --skip PluginExampleTests
-	@# The plugin example builds a whole package (minutes of both cores): alone, after the rest,
-	@# so it never starves the tests that wait on timing.
-	$(SWIFT) test --skip-build --filter PluginExampleTests
-	$(MAKE) --no-print-directory docs
-	$(MAKE) --no-print-directory test-snapshot-trait
+	$(SWIFT) test $(TRAITS) --skip-build --skip PluginExampleTests
+
+# Everything before a release (about 40 minutes on two cores): the gate, then what builds
+# RasterKit again in another configuration: the example package (as a user's package uses the
+# plugins), the statically linked keys, the documentation, and a smoke run of the fuzzers.
+test-all: test
+	$(MAKE) --no-print-directory test-example
 	$(MAKE) --no-print-directory test-static-keys
+	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10 FUZZ_TARGETS="$(FUZZ_SMOKE_TARGETS)"
+
+# Examples/PluginExample built as a user's package is (in .build/plugin-example, so later runs are
+# incremental), with RasterKit's build-tool and command plugins.
+test-example: build-tests
+	$(SWIFT) test $(TRAITS) --skip-build --filter PluginExampleTests
 
 # Cache keys must not depend on how a binary is linked: the probe built with the Swift runtime
 # linked statically (as `make cli` builds rasterkit and servers are deployed) must print the
@@ -90,14 +109,6 @@ test: deps
 test-static-keys: deps
 	$(SWIFT) build --product RasterKitProbe --static-swift-stdlib --scratch-path .build-static
 	python3 Scripts/check-known-digests.py --static .build-static/debug/RasterKitProbe Tests/RasterKitTests/Fixtures/known-digests.json
-
-# RasterKitSnapshotTesting's tests: in Examples/PluginExample, a package that depends on RasterKit
-# with the SnapshotTesting trait on (the root package builds nothing of swift-snapshot-testing),
-# in the scratch folder PluginExampleTests builds it in, so RasterKit is not built a third time.
-EXAMPLE := --package-path Examples/PluginExample --scratch-path .build/plugin-example
-test-snapshot-trait: deps
-	$(SWIFT) build --build-tests $(EXAMPLE)
-	$(SWIFT) test --skip-build $(EXAMPLE)
 
 # DocC documentation of the library targets, with swift-docc-plugin, into .build/docs/<target>
 # (static HTML); any documentation warning (an unresolved ``link``, an undocumented parameter)
@@ -112,7 +123,7 @@ docs: deps
 
 # The whole suite under ThreadSanitizer (slow: a separate build).
 test-thread: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test $(TRAITS) --sanitize=thread --scratch-path .build-tsan
 
 # Benchmarks, as ratios against baselines measured in the same run (see Benchmarks/README.md).
 # The baselines need ImageMagick (`compare`) as well, the sqlite3 shell (to age a store as a
@@ -131,7 +142,7 @@ bench-serve: cli
 	python3 Benchmarks/Serve/serve_load.py --binary $(CURDIR)/.build/release/rasterkit
 
 # libFuzzer with AddressSanitizer over every input a stranger can hand RasterKit (see
-# Fuzz/README.md): FUZZ_SECONDS each (`make test` runs a 10-second smoke of all but FuzzServerRequest). New inputs
+# Fuzz/README.md): FUZZ_SECONDS each (`make test-all` runs a 10-second smoke of all but FuzzServerRequest). New inputs
 # go to Fuzz/.build/corpus, crashes to Fuzz/.build/crashes; the seeds in Fuzz/Corpus stay as
 # they are. FUZZ_JOBS > 1 runs that many fuzzing processes per target at once.
 FUZZ_TARGETS := FuzzSVGPathData FuzzPNGDecode FuzzManifest FuzzSVGDocument FuzzRemoteObject FuzzRunPack FuzzServerRequest
@@ -139,14 +150,14 @@ FUZZ_TARGETS := FuzzSVGPathData FuzzPNGDecode FuzzManifest FuzzSVGDocument FuzzR
 # catalog, a batch's per-thread document), which LeakSanitizer reports because it cannot follow
 # Swift's tagged references: run without leak checks (see Fuzz/README.md).
 FUZZ_WITHOUT_LEAK_CHECKS := FuzzRunPack FuzzServerRequest
-# `make test`'s smoke run: every target but the server's, whose release build with
+# `make test-all`'s smoke run: every target but the server's, whose release build with
 # AddressSanitizer (swift-nio, Hummingbird) would double the time the smoke takes.
 FUZZ_SMOKE_TARGETS := $(filter-out FuzzServerRequest,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS ?= 1
 
 # Builds only the targets asked for, so a run without FuzzServerRequest builds no swift-nio or
-# Hummingbird (the smoke run `make test` ends with leaves that harness to `make fuzz`).
+# Hummingbird (the smoke run `make test-all` ends with leaves that harness to `make fuzz`).
 fuzz-build: deps
 	cd Fuzz && for target in $(FUZZ_TARGETS); do \
 	  $(SWIFT) build -c release --product $$target -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xswiftc -enable-testing || exit 1; \

@@ -101,8 +101,7 @@ let package = Package(
         // test framework, so the CLI links neither Testing nor XCTest (and can link statically).
         .target(name: "RasterKitDiff", dependencies: ["RasterKit"]),
         .target(name: "RasterKitTesting", dependencies: ["RasterKit", "RasterKitDiff"]),
-        // Built with swift-snapshot-testing only under the SnapshotTesting trait; its tests are the
-        // package Examples/PluginExample, which enables it.
+        // Built with swift-snapshot-testing only under the SnapshotTesting trait (its tests too).
         .target(
             name: "RasterKitSnapshotTesting",
             dependencies: [
@@ -177,10 +176,22 @@ let package = Package(
         .testTarget(
             name: "ReadmeSnippetTests",
             dependencies: [
-                "RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitRemoteCache", "RasterKitServer",
+                "RasterKit", "RasterKitBatch", "RasterKitTesting", "RasterKitRemoteCache", "RasterKitServer", "RasterKitSnapshotTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The README's swift-snapshot-testing block.
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing", condition: .when(traits: ["SnapshotTesting"])),
             ],
+            exclude: ["Generated/__Snapshots__"],
             resources: [.copy("Resources/badge-new@2x.png")]),
+        // RasterKitSnapshotTesting's strategies under swift-snapshot-testing: built with the
+        // SnapshotTesting trait on (the Makefile turns it on), empty without it.
+        .testTarget(
+            name: "RasterKitSnapshotTestingTests",
+            dependencies: [
+                "RasterKit", "RasterKitSnapshotTesting",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing", condition: .when(traits: ["SnapshotTesting"])),
+            ],
+            exclude: ["__Snapshots__"]),
         // RasterKitServer over loopback with a real HTTP client: routes, caching headers, bad input,
         // signed URLs, overload, reloads and shutdown.
         .testTarget(

@@ -1,3 +1,6 @@
+// RasterKitSnapshotTesting's strategies: compiled with the package trait SnapshotTesting on, as the
+// Makefile builds (without it the module under test is empty).
+#if SnapshotTesting
 import Foundation
 import RasterKitSnapshotTesting
 import SnapshotTesting
@@ -138,3 +141,4 @@ private struct Folders {
         }
     }
 }
+#endif
