@@ -83,6 +83,19 @@ enum DiskProbe {
         }
     }
 
+    /// Waits, at most `timeout` seconds, until a probe this test killed is gone. Foundation's
+    /// `Process` can miss the end of a child that was stopped and continued many times: it reaps
+    /// the child, but `isRunning` stays true and `waitUntilExit()` never returns (a make test
+    /// hung there). So the kernel is asked too: once the pid no longer exists, the child is gone.
+    static func waitUntilGone(_ process: Process, timeout: Double = 60) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning, Date() < deadline {
+            if kill(process.processIdentifier, 0) != 0, errno == ESRCH { return true }
+            usleep(10_000)
+        }
+        return !process.isRunning
+    }
+
     /// Whether the process has stopped (its state in /proc/PID/stat is `T`).
     static func isStopped(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -190,7 +203,7 @@ enum DiskProbe {
             kill(process.processIdentifier, caughtMidTransaction ? SIGKILL : SIGCONT)
         }
         if !caughtMidTransaction { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        #expect(DiskProbe.waitUntilGone(process))
         #expect(caughtMidTransaction)
         let reported = lines.waitForEnd()
 
