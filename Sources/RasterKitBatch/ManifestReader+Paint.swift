@@ -2,32 +2,20 @@ import RasterKit
 internal import Yams
 
 extension ManifestReader {
-    /// CSS's basic colour keywords, and `clear` / `transparent`.
-    static let namedColors: [String: Color] = {
-        let hexes = ["black": "#000000", "white": "#FFFFFF", "red": "#FF0000", "lime": "#00FF00", "blue": "#0000FF",
-                     "yellow": "#FFFF00", "cyan": "#00FFFF", "aqua": "#00FFFF", "magenta": "#FF00FF", "fuchsia": "#FF00FF",
-                     "gray": "#808080", "grey": "#808080", "silver": "#C0C0C0", "maroon": "#800000", "olive": "#808000",
-                     "green": "#008000", "purple": "#800080", "teal": "#008080", "navy": "#000080", "orange": "#FFA500",
-                     "clear": "#00000000", "transparent": "#00000000"]
-        return hexes.compactMapValues { try? Color(hex: $0) }
-    }()
-
     /// Why a colour may be missing: `fill: #2F6FEB` unquoted is `fill:` followed by a comment.
     private static let quoteColorsHint = "; in YAML '#' starts a comment, so quote colours: \"#2F6FEB\""
 
-    /// `"#RGB"`, `"#RGBA"`, `"#RRGGBB"`, `"#RRGGBBAA"`, or a CSS colour keyword (`white`, `red`, `clear`).
+    /// A colour as ``Color/init(parsing:)`` reads one: hex digits (with or without `#`) or a CSS
+    /// colour name (`white`, `red`, `clear`).
     func color(_ node: Node, _ what: String) -> Color? {
         guard usable(node, what, hint: Self.quoteColorsHint), let text = string(node, what) else { return nil }
-        if let named = Self.namedColors[text.lowercased()] { return named }
         do {
-            return try Color(hex: text)
-        } catch let error as ColorError {
+            return try Color(parsing: text)
+        } catch {
             problem("bad colour \"\(text)\" for \(what): \(error.reason) (expected #RGB, #RGBA, #RRGGBB, #RRGGBBAA or a CSS colour name)",
                     at: node)
-        } catch {
-            problem("bad colour \"\(text)\" for \(what)", at: node)
+            return nil
         }
-        return nil
     }
 
     /// A colour, or `{linear: {…}}` / `{radial: {…}}`.

@@ -97,7 +97,17 @@ struct ManifestReader {
     where Value.RawValue == String {
         guard let text = string(node, what) else { return nil }
         if let value = Value(rawValue: text) { return value }
-        let names = Value.allCases.map(\.rawValue)
+        return unknown(text, node, what, names: Value.allCases.map(\.rawValue))
+    }
+
+    /// A content mode as ``ContentMode/init(parsing:)`` reads one (`aspectFit` or `aspect-fit`).
+    func choice(_ node: Node, _ what: String, _: ContentMode.Type) -> ContentMode? {
+        guard let text = string(node, what) else { return nil }
+        if let mode = ContentMode(parsing: text) { return mode }
+        return unknown(text, node, what, names: ContentMode.allCases.map(\.rawValue))
+    }
+
+    private func unknown<Value>(_ text: String, _ node: Node, _ what: String, names: [String]) -> Value? {
         problem("unknown value \"\(text)\" for \(what); expected one of \(names.joined(separator: ", "))"
                 + Suggestion.hint(for: text, in: names), at: node)
         return nil

@@ -20,7 +20,8 @@ extension CacheCommand {
         @OptionGroup var store: CacheStoreOptions
 
         @Option(name: .customLong("type"),
-                help: ArgumentHelp("Remove every entry of this fully qualified component type.", valueName: "name"))
+                help: ArgumentHelp("Remove every entry of this component type: MyApp.Badge, or Badge when one module's type has the name.",
+                                   valueName: "name"))
         var typeName: String?
 
         @Option(name: .customLong("older-than"),
@@ -51,6 +52,7 @@ extension CacheCommand {
                 let count: Int
                 if let typeName {
                     count = try disk.removeAll(where: .typeName(typeName))
+                    if count == 0 { Self.noteNoEntries(of: typeName, storedTypes: try disk.typeSummaries().map(\.typeName)) }
                 } else if let olderThan {
                     count = try disk.removeAll(where: .olderThan(try Self.seconds(olderThan)))
                 } else {
@@ -63,6 +65,13 @@ extension CacheCommand {
                 return report
             } ?? CacheReport(path: store.url.path, missing: true, removed: 0)
             store.print(removed)
+        }
+
+        /// Says on standard error that no entry has the type asked for, with the stored type it
+        /// most likely meant: a misspelt name otherwise removes nothing without a word.
+        static func noteNoEntries(of typeName: String, storedTypes: [String]) {
+            let names = storedTypes.flatMap { name in [name, name.split(separator: ".", maxSplits: 1).last.map(String.init) ?? name] }
+            FileHandle.standardError.write(Data("rasterkit cache remove: no entries of type \(typeName)\(Suggestion.hint(for: typeName, in: names))\n".utf8))
         }
 
         /// Seconds in a duration such as `90s`, `36h` or `2w` (a plain number is seconds).

@@ -143,11 +143,13 @@ struct DiffCommand: AsyncParsableCommand {
     }
 }
 
-/// Parses colour options: `RRGGBB`, `#RRGGBB`, and the other forms `Color(hex:)` accepts.
+/// Parses colour options as manifests and the server read colours (``Color/init(parsing:)``):
+/// `1C71D8`, `#1C71D8`, the other hex forms, or a CSS colour name.
 enum HexColor {
     static func color(_ text: String, option: String) throws -> Color {
-        do { return try Color(hex: text.hasPrefix("#") ? text : "#" + text) } catch {
-            throw ValidationError("\(option) '\(text)' is not a hex colour such as 1C71D8 or #1C71D8")
+        do { return try Color(parsing: text) } catch {
+            throw ValidationError("\(option) '\(text)': \(error.reason) (a colour is hex digits such as 1C71D8 or #1C71D8, "
+                                  + "or a CSS colour name such as white)")
         }
     }
 

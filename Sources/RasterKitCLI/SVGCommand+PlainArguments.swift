@@ -1,5 +1,6 @@
 import ArgumentParser
 import RasterKitCommandOptions
+import RasterKit
 
 extension SVGCommand {
     /// The command `arguments` (after `svg`) describe, read without ArgumentParser, when every
@@ -17,7 +18,7 @@ extension SVGCommand {
     init?(plainArguments arguments: [String]) {
         var reader = PlainArguments(arguments)
         var inputs: [String] = [], sizes: [Double] = [], scales: [Double] = [], post: [String] = []
-        var out: String?, jobs: Int?, tint: String?, mode: ContentModeArgument?
+        var out: String?, jobs: Int?, tint: String?, mode: ContentMode?
         var allowExternalReferences = false, json = false, listOutputs = false
         var caching = CacheOptions.Plain(), limits = LimitOptions.Plain()
         while let item = reader.next() {
@@ -34,7 +35,7 @@ extension SVGCommand {
             case "out": isRead = PlainArguments.setOnce(&out, reader.value(inline))
             case "jobs": isRead = PlainArguments.setOnce(&jobs, reader.value(inline).flatMap(Int.init(argument:)))
             case "tint": isRead = PlainArguments.setOnce(&tint, reader.value(inline))
-            case "mode": isRead = PlainArguments.setOnce(&mode, reader.value(inline).flatMap(ContentModeArgument.init(argument:)))
+            case "mode": isRead = PlainArguments.setOnce(&mode, reader.value(inline).flatMap(ContentMode.init(argument:)))
             case "allow-external-references": isRead = PlainArguments.raise(&allowExternalReferences, inline)
             case "json": isRead = PlainArguments.raise(&json, inline)
             case "list-outputs": isRead = PlainArguments.raise(&listOutputs, inline)

@@ -43,11 +43,11 @@ struct SVGCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: DefaultJobs.help)
     var jobs: Int = DefaultJobs.count
 
-    @Option(help: "Paint every painted pixel in this colour, keeping its alpha (hex, e.g. FFFFFF or #1C71D8).")
+    @Option(help: "Paint every painted pixel in this colour, keeping its alpha (hex such as FFFFFF or #1C71D8, or a CSS colour name).")
     var tint: String?
 
     @Option(help: "How each SVG is placed in the square; stretch matches rsvg-convert -w N -h N.")
-    var mode: ContentModeArgument = .stretch
+    var mode: ContentMode = .stretch
 
     @Option(name: .customLong("post"), parsing: .unconditionalSingleValue,
             help: ArgumentHelp("A post-processing step: circle, 'roundedCorners: 4', 'tint: #2F6FEB', 'padding: [2, 4]', ...; "
@@ -160,10 +160,10 @@ struct SVGCommand: ParsableCommand {
     static func parseTint(_ text: String) throws -> Color { try HexColor.color(text, option: "--tint") }
 
     /// The batch these options describe, before its `--post` steps.
-    static func batch(inputs: [String], sizes: [Double], scales: [Double], mode: ContentModeArgument, tint: Color?,
+    static func batch(inputs: [String], sizes: [Double], scales: [Double], mode: ContentMode, tint: Color?,
                       allowExternalReferences: Bool) -> SVGBatch {
         SVGBatch(inputs: inputs.map { URL(fileURLWithPath: $0) }, sizes: sizes, scales: scales.isEmpty ? [1] : scales,
-                 contentMode: mode.contentMode, tint: tint, allowsExternalReferences: allowExternalReferences)
+                 contentMode: mode, tint: tint, allowsExternalReferences: allowExternalReferences)
     }
 
     /// Prints `message` on stderr (and as JSON on stdout with `--json`) and exits with 2, once
@@ -174,28 +174,8 @@ struct SVGCommand: ParsableCommand {
     }
 }
 
-/// `--mode` values: `aspect-fit` as a flag is spelled, and `aspectFit` as ``ContentMode`` and
-/// manifests spell it.
-enum ContentModeArgument: String, ExpressibleByArgument, CaseIterable {
-    case stretch
-    case aspectFit = "aspect-fit"
-    case aspectFill = "aspect-fill"
-    case center
-
-    init?(argument: String) {
-        switch argument {
-        case "aspectFit": self = .aspectFit
-        case "aspectFill": self = .aspectFill
-        default: self.init(rawValue: argument)
-        }
-    }
-
-    var contentMode: ContentMode {
-        switch self {
-        case .stretch: .stretch
-        case .aspectFit: .aspectFit
-        case .aspectFill: .aspectFill
-        case .center: .center
-        }
-    }
+/// `--mode` values: ``ContentMode``'s names (`aspectFit`), read as manifests read them (the
+/// hyphenated `aspect-fit` too).
+extension ContentMode: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
 }

@@ -11,7 +11,7 @@ struct RenderQuery: Sendable {
     var size: Size?
     /// Pixels per point; 1 when not given.
     var scale: Double = 1
-    /// `tint=RRGGBB` (icons only).
+    /// `tint=` hex digits or a CSS colour name (icons only).
     var tint: Color?
     /// `appearance=dark` or `highContrast` (components only); `light` when not given.
     var appearance: Appearance = .light
@@ -111,12 +111,12 @@ struct RenderQuery: Sendable {
         return scale
     }
 
-    /// Six hexadecimal digits, RRGGBB, without `#` (which a URL would need encoded).
+    /// A colour as manifests and `rasterkit` read one (``Color/init(parsing:)``): hex digits
+    /// without `#` (which a URL would need encoded), or a CSS colour name.
     static func tint(_ text: String) throws(RequestError) -> Color {
-        guard text.count == 6, text.allSatisfy(\.isHexDigit), let color = try? Color(hex: "#" + text) else {
-            throw .badRequest("tint '\(text)' is not six hexadecimal digits RRGGBB")
+        do { return try Color(parsing: text) } catch {
+            throw .badRequest("tint '\(text)': \(error.reason) (expected hex digits such as 1C71D8, or a CSS colour name)")
         }
-        return color
     }
 
     static func format(_ size: Size) -> String {

@@ -37,6 +37,21 @@ import Testing
         #expect(human.status == 0 && human.stdout.contains("removed: 0 entries"), "\(human.stdout)")
     }
 
+    /// `--type CachedTile` is the type `RasterKitCLITests.CachedTile`; a name that matches
+    /// nothing says so, with the stored type it most likely meant.
+    @Test func aTypeIsNamedWithoutItsModuleToo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try makeStore(in: directory)
+        let short = try rasterkit("cache", "remove", "--cache", path, "--type", "CachedTile", "--json")
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(try short.json()["removed"] as? Int == 3)
+        let misspelt = try rasterkit("cache", "remove", "--cache", path, "--type", "CachedDto")
+        #expect(misspelt.status == 0 && misspelt.stdout.contains("removed: 0 entries"), "\(misspelt.stdout)")
+        #expect(misspelt.stderr.contains("no entries of type CachedDto (did you mean \"CachedDot\"?)"), "\(misspelt.stderr)")
+        #expect(try entries(path) == 2)
+    }
+
     @Test func removesOneKeyWhileAnotherProcessHasTheStoreOpen() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -170,7 +170,8 @@ import RasterKit
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         for (tint, expected) in [("FF00FF", RGBA8(red: 255, green: 0, blue: 255, alpha: 255)),
-                                 ("#00ff00", RGBA8(red: 0, green: 255, blue: 0, alpha: 255))] {
+                                 ("#00ff00", RGBA8(red: 0, green: 255, blue: 0, alpha: 255)),
+                                 ("orange", RGBA8(red: 255, green: 165, blue: 0, alpha: 255))] {
             let run = try Self.rasterkit("icons/a.svg", "--size", "8", "--tint", tint, "--no-cache", "--out", tint, in: folder)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try Self.image(folder.appendingPathComponent("\(tint)/a-8.png")).pixel(x: 4, y: 4) == expected)
@@ -186,6 +187,8 @@ import RasterKit
         let camel = try Self.rasterkit("wide.svg", "--size", "20", "--mode", "aspectFit", "--out", "camel", in: folder)
         #expect(camel.status == 0, "\(camel.stderr)")
         #expect(try Self.image(folder.appendingPathComponent("camel/wide-20.png")) == fitted)
+        let misspelt = try Self.rasterkit("wide.svg", "--size", "20", "--tint", "bleu", "--out", "bleu", in: folder)
+        #expect(misspelt.status == 2 && misspelt.stderr.contains("did you mean \"blue\""), "\(misspelt.stderr)")
         let stretched = try Self.rasterkit("wide.svg", "--size", "20", "--out", "stretch", in: folder)
         #expect(stretched.status == 0)
         #expect(try Self.image(folder.appendingPathComponent("stretch/wide-20.png")).pixel(x: 10, y: 2).alpha == 255)

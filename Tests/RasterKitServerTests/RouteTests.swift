@@ -52,6 +52,13 @@ import Testing
         #expect(tinted.status == 200 && tinted.header("ETag") != plain.header("ETag"))
         let pixel = try RasterImage(pngData: tinted.body).pixel(x: 24, y: 24)
         #expect(pixel.red == 0xD9 && pixel.green == 0x3B && pixel.alpha == 255)
+        // One colour vocabulary: the name, and the digits with `#` (encoded), draw what the digits do.
+        let named = try await server.request("/icons/star.png?size=24&scale=2&tint=orange")
+        let digits = try await server.request("/icons/star.png?size=24&scale=2&tint=%23FFA500")
+        #expect(named.status == 200 && digits.status == 200 && named.body == digits.body && named.header("ETag") == digits.header("ETag"))
+        #expect(try RasterImage(pngData: named.body).pixel(x: 24, y: 24).green == 0xA5)
+        let misspelt = try await server.request("/icons/star.png?size=24&tint=bleu")
+        #expect(misspelt.status == 400 && misspelt.errorMessage?.contains("did you mean \"blue\"") == true, "\(misspelt.errorMessage ?? "")")
         let nested = try await server.request("/icons/nested/dot.png?size=16")
         #expect(nested.status == 200)
         try await server.stop()

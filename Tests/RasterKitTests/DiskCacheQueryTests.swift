@@ -49,13 +49,42 @@ struct OtherStored: Rasterizable {
         let (disk, counted, other) = try Self.populated(fixture)
         let pending = Rasterizer().key(for: Counted(label: "pending", draws: Counter()), size: Size(4))
         disk.store(try TestSupport.solidImage(.red), for: pending)
-        #expect(try disk.remove(typeName: counted) == 4, "the pending entry is written, then removed with its type")
+        #expect(try disk.removeAll(where: .typeName(counted)) == 4, "the pending entry is written, then removed with its type")
         #expect(!disk.contains(pending))
         #expect(try disk.entries(typeName: counted).isEmpty && disk.entries(typeName: other).count == 2)
-        #expect(try disk.remove(typeName: counted) == 0)
+        #expect(try disk.removeAll(where: .typeName(counted)) == 0)
         #expect(try disk.removeAll() == 2)
         let statistics = try disk.statistics
         #expect(statistics.count == 0 && statistics.totalBytes == 0)
+    }
+
+    /// A type is named as `rasterkit cache remove --type` users write it: in full, or without its
+    /// module when only one module's type has the name. Memory and disk read names alike.
+    @Test func typesAreNamedWithOrWithoutTheirModule() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let disk = try fixture.open()
+        let memory = MemoryCache()
+        func key(_ n: UInt64, _ typeName: String) -> CacheKey {
+            CacheKey(value: StableDigest(high: 0x9000 + n, low: 0x9000 + n), typeName: typeName, renderVersion: 0, size: nil, scale: 1) { "\(n)" }
+        }
+        let names = ["AppA.Badge", "AppB.Badge", "AppA.Icon", "RasterKit.Fallback<AppA.Icon, AppA.Badge>", "AppA.Outer.Badge"]
+        for (n, name) in names.enumerated() {
+            disk.store(try TestSupport.solidImage(.red), for: key(UInt64(n), name))
+            memory.insert(try TestSupport.solidImage(.red), for: key(UInt64(n), name))
+        }
+        for (tier, removeAll) in [("disk", disk.removeAll(where:)), ("memory", memory.removeAll(where:))] {
+            #expect(throws: CacheRemovalError.ambiguousTypeName("Badge", candidates: ["AppA.Badge", "AppB.Badge"])) {
+                try removeAll(.typeName("Badge"))
+            }
+            #expect(try removeAll(.typeName("Icon")) == 1)
+            #expect(try removeAll(.typeName("Fallback<AppA.Icon, AppA.Badge>")) == 1)
+            #expect(try removeAll(.typeName("Outer.Badge")) == 1)
+            #expect(try removeAll(.typeName("AppB.Badge")) == 1)
+            #expect(try removeAll(.typeName("Badge")) == 1, "once one module's is left, the short name is that one")
+            #expect(try removeAll(.typeName("Nothing")) == 0, "\(tier)")
+        }
+        #expect(try disk.statistics.count == 0 && memory.entries.isEmpty)
     }
 
     @Test func statisticsCountHitsMissesAndBytes() throws {

@@ -121,9 +121,16 @@ import Testing
                   - group: {mask: {layers: [rect: {fill: black}]}, transform: {scale: 2}, layers: []}
                   - use: {component: child, state: b, frame: [1, 1, 20, 20], opacity: 0.25}
                   - use: {component: child}
+                  - svg: {file: icons/star.svg, mode: aspect-fit, tint: 2f6feb}
             """)
         let layers = manifest.layers("scene")
-        #expect(layers.count == 6)
+        #expect(layers.count == 7)
+        // The command line's spellings read as the manifest's: a hyphenated mode, digits without `#`.
+        if case .svg(let hyphenated) = layers[6] {
+            #expect(hyphenated.contentMode == .aspectFit && hyphenated.tint == hex("#2F6FEB"))
+        } else {
+            Issue.record("layer 7 is \(layers[6])")
+        }
         guard case .image(let image) = layers[0], case .svg(let svg) = layers[1], case .group(let group) = layers[2],
               case .group(let masked) = layers[3], case .component(let used) = layers[4],
               case .component(let defaultState) = layers[5] else {

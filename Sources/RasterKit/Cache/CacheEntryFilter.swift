@@ -18,7 +18,10 @@ public struct CacheEntryFilter: Hashable, Sendable, CustomStringConvertible {
 
     let criterion: Criterion
 
-    /// Every render of the component type named `name`, fully qualified as in ``CacheKey/typeName``.
+    /// Every render of the component type named `name`: fully qualified as in
+    /// ``CacheKey/typeName`` (`MyApp.Badge`), or without its module (`Badge`) when only one
+    /// module's type has that name (removing throws ``CacheRemovalError/ambiguousTypeName(_:candidates:)``
+    /// when several do).
     public static func typeName(_ name: String) -> CacheEntryFilter { CacheEntryFilter(criterion: .typeName(name)) }
 
     /// Every render stored more than `age` seconds ago (0 picks every render stored before now).
@@ -43,12 +46,38 @@ public struct CacheEntryFilter: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether an entry with `key`, stored at `stored` (seconds since 1970), is picked at `now`.
-    func matches(_ key: CacheKey, stored: Double, now: Double) -> Bool {
+    /// Whether an entry with `key`, stored at `stored` (seconds since 1970), is picked at `now`,
+    /// when the type name given has been resolved to `resolvedTypeName`.
+    func matches(_ key: CacheKey, stored: Double, now: Double, resolvedTypeName: String?) -> Bool {
         switch criterion {
-        case .typeName(let name): key.typeName == name
+        case .typeName: key.typeName == resolvedTypeName
         case .olderThan(let age): stored < now - age
         }
+    }
+
+    /// The one of `typeNames` (names as ``CacheKey/typeName`` spells them) that this filter's
+    /// type name names: the same text, or else the one that is the same without its module.
+    /// Nil when none is; nil too for an age filter.
+    ///
+    /// - Throws: ``CacheRemovalError/ambiguousTypeName(_:candidates:)`` when types of several
+    ///   modules have the name.
+    func resolvedTypeName(among typeNames: some Sequence<String>) throws(CacheRemovalError) -> String? {
+        guard case .typeName(let name) = criterion else { return nil }
+        var candidates: Set<String> = []
+        for typeName in typeNames {
+            if typeName == name { return name }
+            if let short = Self.withoutModule(typeName), short == name { candidates.insert(typeName) }
+        }
+        guard candidates.count <= 1 else { throw .ambiguousTypeName(name, candidates: candidates.sorted()) }
+        return candidates.first
+    }
+
+    /// `Badge` for `MyApp.Badge`, `Fallback<MyApp.Photo, RasterKit.Swatch>` for
+    /// `RasterKit.Fallback<MyApp.Photo, RasterKit.Swatch>`: the text after the first dot that
+    /// comes before any generic argument.
+    private static func withoutModule(_ typeName: String) -> Substring? {
+        guard let dot = typeName.firstIndex(where: { $0 == "." || $0 == "<" || $0 == "(" }), typeName[dot] == "." else { return nil }
+        return typeName[typeName.index(after: dot)...]
     }
 }
 
@@ -60,6 +89,9 @@ public enum CacheRemovalError: Error, Hashable, Sendable, CustomStringConvertibl
     case invalidAge(Double)
     /// A digest that is not 32 hexadecimal digits (``CacheKey/digest``).
     case invalidDigest(String)
+    /// A type name without its module that types of several modules have: the fully qualified
+    /// names it could mean.
+    case ambiguousTypeName(String, candidates: [String])
 
     /// What was refused, and what is accepted.
     public var description: String {
@@ -70,6 +102,8 @@ public enum CacheRemovalError: Error, Hashable, Sendable, CustomStringConvertibl
             "an age to remove must be a finite number of seconds, 0 or more, not \(age)"
         case .invalidDigest(let text):
             "'\(text)' is not a cache key digest: expected 32 hexadecimal digits"
+        case .ambiguousTypeName(let name, let candidates):
+            "'\(name)' names types of several modules (\(candidates.joined(separator: ", "))): give the one to remove in full"
         }
     }
 }

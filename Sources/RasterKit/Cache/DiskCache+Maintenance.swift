@@ -61,17 +61,6 @@ extension DiskCache {
         return try store.typeSummaries()
     }
 
-    /// Removes every entry of the component type named `typeName`, pending ones included;
-    /// returns how many were stored.
-    @discardableResult
-    public func remove(typeName: String) throws -> Int {
-        try checkOpen(.write)
-        return try writer.exclusively {
-            writer.discardUnwritten { $0.key.typeName == typeName }
-            return try store.remove(typeName: typeName)
-        }
-    }
-
     /// Removes every entry, pending ones included; returns how many were stored.
     @discardableResult
     public func removeAll() throws -> Int {

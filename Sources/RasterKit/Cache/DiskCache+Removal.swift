@@ -20,16 +20,23 @@ extension DiskCache {
     }
 
     /// Removes every render of the entries `filter` picks, pending ones included; returns how
-    /// many were stored. ``remove(typeName:)`` is the same as `removeAll(where: .typeName(…))`.
+    /// many were stored.
     ///
     /// - Throws: ``CacheRemovalError`` for a filter that cannot be run (an empty type name, a
-    ///   negative or NaN age), before the store is touched; ``DiskCacheError`` when it fails.
+    ///   negative or NaN age), before the store is touched, or a type name several modules'
+    ///   types have, before anything is removed; ``DiskCacheError`` when the store fails.
     @discardableResult
     public func removeAll(where filter: CacheEntryFilter) throws -> Int {
         try filter.validate()
         switch filter.criterion {
-        case .typeName(let name):
-            return try remove(typeName: name)
+        case .typeName:
+            try checkOpen(.write)
+            return try writer.exclusively {
+                // Pending renders are written by now, so the store knows every type name.
+                guard let typeName = try filter.resolvedTypeName(among: store.typeSummaries().map(\.typeName)) else { return 0 }
+                writer.discardUnwritten { $0.key.typeName == typeName }
+                return try store.remove(typeName: typeName)
+            }
         case .olderThan(let age):
             try checkOpen(.write)
             return try writer.exclusively {

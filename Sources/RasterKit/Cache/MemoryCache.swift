@@ -167,7 +167,10 @@ public final class MemoryCache: @unchecked Sendable {
     public func removeAll(where filter: CacheEntryFilter) throws -> Int {
         try filter.validate()
         let now = clock()
-        return lock.withWriteLock { table.removeAll { key, stored in filter.matches(key, stored: stored, now: now) } }
+        return try lock.withWriteLock {
+            let typeName = try filter.resolvedTypeName(among: Set(table.infos(now: CoarseClock.Reading()).map(\.key.typeName)))
+            return table.removeAll { key, stored in filter.matches(key, stored: stored, now: now, resolvedTypeName: typeName) }
+        }
     }
 
     /// What memory holds, for debugging: each image's key, bytes, and when it was stored and

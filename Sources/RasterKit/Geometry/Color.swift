@@ -28,7 +28,7 @@ public struct Color: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Parses `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` (case-insensitive).
-    public init(hex: String) throws {
+    public init(hex: String) throws(ColorError) {
         guard hex.first == "#" else { throw ColorError(input: hex, reason: "must start with #") }
         let digits = Array(hex.utf8.dropFirst())
         var values: [UInt8] = []
@@ -92,7 +92,7 @@ public struct Color: Hashable, Sendable, Codable, CustomStringConvertible {
     public static let blue = Color(red: 0, green: 0, blue: 1)
 }
 
-/// A colour string that `Color(hex:)` cannot read.
+/// A colour string that `Color(hex:)` or `Color(parsing:)` cannot read.
 public struct ColorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The text that was given.
     public var input: String
@@ -101,6 +101,6 @@ public struct ColorError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The text, the reason and the forms a colour may take.
     public var description: String {
-        "invalid colour \"\(input)\": \(reason) (expected #RGB, #RGBA, #RRGGBB or #RRGGBBAA)"
+        "invalid colour \"\(input)\": \(reason) (expected #RGB, #RGBA, #RRGGBB, #RRGGBBAA or a CSS colour name)"
     }
 }

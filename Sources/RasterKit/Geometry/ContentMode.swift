@@ -36,3 +36,14 @@ public enum ContentMode: String, Hashable, Sendable, Codable, CaseIterable, Cust
     /// The mode's name, as manifests spell it.
     public var description: String { rawValue }
 }
+
+extension ContentMode {
+    /// A content mode by name, as manifests, `rasterkit` flags and Swift spell it (`aspectFit`);
+    /// the hyphenated spelling of command-line habit (`aspect-fit`) and any letter case are read
+    /// as the same name. Nil for anything else.
+    public init?(parsing text: String) {
+        let folded = text.lowercased().filter { $0 != "-" }
+        guard let mode = Self.allCases.first(where: { $0.rawValue.lowercased() == folded }) else { return nil }
+        self = mode
+    }
+}

@@ -26,48 +26,6 @@ extension Rasterizer {
         try render(component, size: size, scale: scale, options: options).image
     }
 
-    /// Like ``image(for:size:scale:priority:)``, with `options` steering how this request uses
-    /// the cache. A ``RenderOptions/returnCachedDataDontDraw`` lookup reads the disk store on
-    /// the calling task rather than queueing.
-    public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
-                                               priority: RenderPriority, options: RenderOptions) async throws -> RasterImage {
-        try await render(component, size: size, scale: scale, priority: priority, options: options).image
-    }
-
-    /// The asynchronous ``render(_:size:scale:options:)``: drawn on RasterKit's render threads
-    /// at `priority` when it is not cached, and says where the image came from.
-    public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1,
-                                                priority: RenderPriority, options: RenderOptions = []) async throws -> RenderedImage {
-        try options.validate()
-        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = try cacheKey(for: component, size: size, scale: scale)
-        if options.readTiers.contains(.memory), let image = memoryHit(key.value) {
-            return RenderedImage(image: image, key: key, origin: .memory)
-        }
-        try Task.checkCancellation()
-        if options.contains(.returnCachedDataDontDraw) {
-            let expected = try ExpectedRender(geometry: geometry, scale: scale, composed: component is any ComposedRendering, limits: limits)
-            return try diskOnlyLookup(key, expecting: expected, options: options, environment: nil)
-        }
-        counters.count(.misses)
-        var joinsRunning = true
-        while true {
-            let (job, joined) = scheduler.enqueue(key: key, priority: priority, options: options, joinsRunning: joinsRunning,
-                                                  work: work(for: component, key: key, geometry: geometry, scale: scale))
-            if joined { counters.count(.coalesced) }
-            let drawn = try await scheduler.result(of: job)
-            guard joined else { return RenderedImage(image: drawn.image, key: key, origin: drawn.origin, fallback: drawn.fallback) }
-            // The render it joined was served from a tier this request must not read: once more,
-            // on a render of its own (a queued one it joins reads only what it may).
-            guard options.accepts(drawn.origin) else {
-                joinsRunning = false
-                continue
-            }
-            storeJoined(drawn, key: key, options: options)
-            return RenderedImage(image: drawn.image, key: key, origin: .joined, fallback: drawn.fallback)
-        }
-    }
-
     /// Changes how many asynchronous urgent draws may run at once, while requests come and go.
     /// Raising it starts draws that are queued now; lowering it lets the draws running finish,
     /// and no new one starts until fewer than `count` run.

@@ -1,7 +1,7 @@
-import RasterKit
-/// The closest of `candidates` to `word`, when it is close enough to be a likely typo.
-enum Suggestion {
-    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+/// The closest of `candidates` to `word`, when it is close enough to be a likely typo: the
+/// did-you-mean of every surface that reads a word (manifests, command lines, the server).
+package enum Suggestion {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
@@ -14,7 +14,7 @@ enum Suggestion {
     }
 
     /// ` (did you mean "fill"?)`, or nothing.
-    static func hint(for word: String, in candidates: some Sequence<String>, prefix: String = "") -> String {
+    package static func hint(for word: String, in candidates: some Sequence<String>, prefix: String = "") -> String {
         closest(to: word, in: candidates).map { " (did you mean \"\(prefix)\($0)\"?)" } ?? ""
     }
 
