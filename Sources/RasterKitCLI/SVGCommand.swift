@@ -177,5 +177,6 @@ struct SVGCommand: ParsableCommand {
 /// `--mode` values: ``ContentMode``'s names (`aspectFit`), read as manifests read them (the
 /// hyphenated `aspect-fit` too).
 extension ContentMode: ExpressibleByArgument {
+    /// The mode `argument` names, in either spelling; nil for anything else.
     public init?(argument: String) { self.init(parsing: argument) }
 }
