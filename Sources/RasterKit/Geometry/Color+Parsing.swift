@@ -1,7 +1,7 @@
 extension Color {
     /// CSS's basic colour keywords (CSS Color Module Level 4's sixteen, with `orange` and the
     /// `grey`, `aqua` and `fuchsia` aliases), and `clear` / `transparent`. Each means what CSS
-    /// says: `green` is `#008000`, unlike ``Color/green``.
+    /// says: `green` is `#008000`, unlike `Color.green` (`#00FF00`).
     public static let cssNames: [String: Color] = {
         let hexes = ["black": "#000000", "white": "#FFFFFF", "red": "#FF0000", "lime": "#00FF00", "blue": "#0000FF",
                      "yellow": "#FFFF00", "cyan": "#00FFFF", "aqua": "#00FFFF", "magenta": "#FF00FF", "fuchsia": "#FF00FF",
