@@ -79,13 +79,16 @@ check: build-tests
 	$(SWIFT) test $(TRAITS) --skip-build --filter '^RasterKitTests\.'
 
 # The gate CI runs: every test of the package (the example package's aside, see test-all) and
-# the checks of the README's Swift, the doc comments and the core's dependencies.
+# the checks of the README's Swift, the doc comments and the core's dependencies. The tests run
+# in about two and a half minutes on two cores; after TEST_TIME_LIMIT seconds the watchdog prints
+# the tests still running and every thread's stack, and fails the run.
+TEST_TIME_LIMIT ?= 600
 test: deps
 	python3 Scripts/check-doc-comments.py
 	python3 Scripts/readme-snippets.py --check
 	$(MAKE) --no-print-directory build-tests
 	python3 Scripts/check-core-dependencies.py
-	$(SWIFT) test $(TRAITS) --skip-build --skip PluginExampleTests
+	Scripts/test-watchdog.py $(TEST_TIME_LIMIT) -- $(SWIFT) test $(TRAITS) --skip-build --skip PluginExampleTests
 
 # Everything before a release (about 40 minutes on two cores): the gate, then what builds
 # RasterKit again in another configuration: the example package (as a user's package uses the

@@ -161,7 +161,9 @@ let package = Package(
                            "RasterKitTestSupport"],
             exclude: ["Fixtures"]),
         // What the test targets share: running the built `rasterkit`, synthetic bitmaps, temporary folders.
-        .target(name: "RasterKitTestSupport", dependencies: ["RasterKit"], path: "Tests/RasterKitTestSupport"),
+        .target(name: "RasterKitTestSupport", dependencies: ["RasterKit", "CChildProcess"], path: "Tests/RasterKitTestSupport"),
+        // glibc's spawn and pipe extensions, which Swift's Glibc module leaves out, for the tests' child processes.
+        .target(name: "CChildProcess", path: "Tests/CChildProcess"),
         // Golden assertions, the image diff and its report.
         .testTarget(
             name: "RasterKitTestingTests",

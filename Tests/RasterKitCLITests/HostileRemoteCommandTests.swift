@@ -19,7 +19,7 @@ import Glibc
         let folder = try SVGCommandTests.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (nginx, port) = try RemoteCacheCommandTests.startNginx(in: folder, failingPuts: true)
-        defer { kill(nginx.processIdentifier, SIGKILL); nginx.waitUntilExit() }
+        defer { nginx.send(SIGKILL); nginx.waitUntilExit() }
         let url = "http://127.0.0.1:\(port)/renders"
 
         let plain = try svg(["--out", "plain", "--cache", "plain.sqlite", "--remote-cache", url], in: folder)
@@ -42,7 +42,7 @@ import Glibc
         let folder = try SVGCommandTests.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (nginx, port) = try RemoteCacheCommandTests.startNginx(in: folder)
-        defer { kill(nginx.processIdentifier, SIGKILL); nginx.waitUntilExit() }
+        defer { nginx.send(SIGKILL); nginx.waitUntilExit() }
         let url = "http://127.0.0.1:\(port)/renders"
         let first = try svg(["--out", "first", "--cache", "first.sqlite", "--remote-cache", url], in: folder)
         #expect(first.status == 0, "\(first.stderr)")

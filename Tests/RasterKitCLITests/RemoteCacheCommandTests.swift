@@ -27,7 +27,7 @@ import Glibc
 
     /// Starts nginx with WebDAV on a free loopback port, serving `folder/store`; with
     /// `accessLog`, each request's method and path go to `folder/access.log`.
-    static func startNginx(in folder: URL, accessLog: Bool = false, failingPuts: Bool = false) throws -> (Process, Int) {
+    static func startNginx(in folder: URL, accessLog: Bool = false, failingPuts: Bool = false) throws -> (ChildProcess, Int) {
         let port = try freePort()
         let root = folder.path
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("store"), withIntermediateDirectories: true)
@@ -40,11 +40,8 @@ import Glibc
               server { listen 127.0.0.1:\(port); location / { root \(root)/store; dav_methods PUT; create_full_put_path on;
                 \(failingPuts ? "if ($request_method = PUT) { return 500; }" : "") } } }
             """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-c", "\(root)/nginx.conf", "-p", root, "-e", "\(root)/error.log"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess("/usr/sbin/nginx", ["-c", "\(root)/nginx.conf", "-p", root, "-e", "\(root)/error.log"],
+                                       output: .null, error: .null)
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: "\(root)/nginx.pid"), Date() < deadline { usleep(10_000) }
         usleep(50_000)
@@ -61,7 +58,7 @@ import Glibc
         let folder = try SVGCommandTests.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (nginx, port) = try Self.startNginx(in: folder)
-        defer { kill(nginx.processIdentifier, SIGKILL); nginx.waitUntilExit() }
+        defer { nginx.send(SIGKILL); nginx.waitUntilExit() }
         let url = "http://127.0.0.1:\(port)/renders"
 
         let first = try svg(["--out", "first", "--cache", "first.sqlite", "--remote-cache", url, "--json"], in: folder)
@@ -104,7 +101,7 @@ import Glibc
             """)
         defer { workspace.remove() }
         let (nginx, port) = try Self.startNginx(in: workspace.folder, accessLog: true)
-        defer { kill(nginx.processIdentifier, SIGKILL); nginx.waitUntilExit() }
+        defer { nginx.send(SIGKILL); nginx.waitUntilExit() }
         let url = "http://127.0.0.1:\(port)/renders"
         // No pack of the whole run: each render is asked for on its own.
         workspace.makeManifestTooFreshToRecord()

@@ -14,19 +14,11 @@ import RasterKit
     }
 
     /// Runs `rasterkit svg …` in `folder`, with stdout and stderr going to files (no pipe to fill up).
-    static func start(_ arguments: [String], in folder: URL) throws -> (Process, URL, URL) {
-        let process = Process()
-        process.executableURL = try CLI.binary()
-        process.arguments = ["svg"] + arguments
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment(for: folder)) { $1 }
+    static func start(_ arguments: [String], in folder: URL) throws -> (ChildProcess, URL, URL) {
         let out = folder.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent(".stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
+        let process = try ChildProcess(try CLI.binary().path, ["svg"] + arguments, environment: environment(for: folder),
+                                       in: folder.path, output: .file(out.path), error: .file(err.path))
         return (process, out, err)
     }
 
@@ -220,7 +212,7 @@ import RasterKit
 
     /// Killed mid-run: into an existing folder, every file there under a final name is whole;
     /// into a new one, the folder does not appear at all (its hidden staging folder is left).
-    @Test(.timeLimit(.minutes(2)), arguments: [true, false])
+    @Test(arguments: [true, false])
     func anInterruptedRunLeavesOnlyCompletePNGs(outExists: Bool) throws {
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -238,9 +230,8 @@ import RasterKit
             if Date().timeIntervalSince(started) > 60 { break }
             usleep(20_000)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "the run finished before it could be interrupted")
+        process.send(SIGKILL)
+        #expect(process.waitUntilExit().reason == .uncaughtSignal, "the run finished before it could be interrupted")
         guard outExists else {
             #expect(!FileManager.default.fileExists(atPath: out.path), "a new folder appears whole or not at all")
             let staging = try #require(Self.stagingFolder(for: "out", in: folder))
@@ -271,18 +262,11 @@ import RasterKit
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.slowIcons(12, in: folder.appendingPathComponent("slow"))
         // `script` runs the command on a pseudo-terminal and copies what it shows to stdout.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(try CLI.binary().path)' svg slow --size 256 --jobs 1 --out out", "/dev/null"]
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(Self.environment(for: folder)) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let shown = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(shown)")
+        let (termination, output, _) = try ChildProcess.run(
+            "/usr/bin/script", ["-qec", "'\(try CLI.binary().path)' svg slow --size 256 --jobs 1 --out out", "/dev/null"],
+            environment: Self.environment(for: folder), in: folder.path)
+        let shown = String(decoding: output, as: UTF8.self)
+        #expect(termination == .success, "\(shown)")
         #expect(shown.contains("\r[") && shown.contains("] 12/12  "), "\(shown)")
         #expect(shown.contains("12 outputs in "))
     }

@@ -19,18 +19,12 @@ import Testing
                 layers:
                   - ellipse: {fill: "#D93B3B"}
             """.write(to: manifest, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = try CLI.binary()
-        process.arguments = ["serve", manifest.path, "--port", "0", "--no-cache"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try ChildProcess(try CLI.binary().path, ["serve", manifest.path, "--port", "0", "--no-cache"], error: .null)
+        defer { process.send(SIGKILL); process.waitUntilExit() }
         // The first line names the bound address.
         var line = Data()
         while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.standardOutput!.availableData
             if chunk.isEmpty { break }
             line.append(chunk)
         }
@@ -41,10 +35,8 @@ import Testing
         #expect(http.statusCode == 200)
         #expect(http.value(forHTTPHeaderField: "X-RasterKit-Origin") == "drawn")
         #expect(body.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        process.send(SIGTERM)
+        #expect(process.waitUntilExit() == .success)
     }
 
     @Test func usageMistakesExitWith2() throws {

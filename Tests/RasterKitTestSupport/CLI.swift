@@ -35,33 +35,16 @@ package enum CLI {
         try run(executable: try binary(named: tool), arguments, in: folder, environment: environment)
     }
 
-    /// Runs any `executable` with `arguments` to completion, as ``run(_:in:environment:tool:)`` runs a product.
+    /// Runs any `executable` with `arguments` to completion, as ``run(_:in:environment:tool:)``
+    /// runs a product (see ``ChildProcess``: at most five minutes, then it is killed).
     package static func run(executable: URL, _ arguments: [String], in folder: URL? = nil,
                             environment: [String: String]? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = folder }
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Written by the reader before it leaves the group; read only after `wait()`, which
-        // orders the two (and lets ThreadSanitizer see that it does).
-        final class Box: @unchecked Sendable { var data = Data() }
-        let errors = Box()
-        let reading = DispatchGroup()
-        reading.enter()
-        Thread {
-            errors.data = stderr.fileHandleForReading.readDataToEndOfFile()
-            reading.leave()
-        }.start()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        reading.wait()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: errors.data, as: UTF8.self))
+        let (termination, out, errors) = try ChildProcess.run(executable.path, arguments, environment: environment ?? [:],
+                                                              in: folder?.path)
+        // A signal is reported as a shell does, 128 + its number, so no test mistakes it for an exit.
+        let status = termination.reason == .exit ? termination.status : 128 + termination.status
+        return Run(status: status, stdout: String(decoding: out, as: UTF8.self),
+                   stderr: String(decoding: errors, as: UTF8.self))
     }
 
     /// Why a run could not be made or read.

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Synchronization
 import Testing
 @testable import RasterKit
@@ -23,47 +24,26 @@ enum DiskProbe {
 
     static var executable: URL { TestSupport.productsDirectory.appendingPathComponent("RasterKitProbe") }
 
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        return (process, stdout, stderr)
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(executable.path, arguments, environment: environment)
     }
 
-    /// Runs the probe to the end (killing it after `timeout` seconds).
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> Run {
-        let (process, stdout, stderr) = try start(arguments, environment: environment)
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        // Read both pipes while the process runs, so a chatty one cannot fill a pipe and stall it.
-        let errors = SanitizerVisibleMutex(Data())
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            let data = stderr.fileHandleForReading.readDataToEndOfFile()
-            errors.withLock { $0 = data }
-        }
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        watchdog.cancel()
-        return Run(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                   stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+    /// Runs the probe to the end (killing it after `timeout`).
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)) throws -> Run {
+        let (termination, output, errors) = try start(arguments, environment: environment).finish(timeout: timeout)
+        return Run(status: termination.reason == .exit ? termination.status : 128 + termination.status,
+                   stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
     }
 
     /// Reads a probe's `committed N` lines as they come.
     final class Lines: Sendable {
-        private let committed = SanitizerVisibleMutex(0)
+        private let committed = Lock(0)
         private let finished = DispatchSemaphore(value: 0)
 
-        init(_ pipe: Pipe) {
+        init(_ output: FileHandle) {
             Thread { [self] in
                 var buffer = ""
-                while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
+                while case let data = output.availableData, !data.isEmpty {
                     buffer += String(decoding: data, as: UTF8.self)
                     let latest = buffer.split(separator: "\n").compactMap { line in
                         line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
@@ -81,19 +61,6 @@ enum DiskProbe {
             _ = finished.wait(timeout: .now() + 30)
             return lastCommitted
         }
-    }
-
-    /// Waits, at most `timeout` seconds, until a probe this test killed is gone. Foundation's
-    /// `Process` can miss the end of a child that was stopped and continued many times: it reaps
-    /// the child, but `isRunning` stays true and `waitUntilExit()` never returns (a make test
-    /// hung there). So the kernel is asked too: once the pid no longer exists, the child is gone.
-    static func waitUntilGone(_ process: Process, timeout: Double = 60) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning, Date() < deadline {
-            if kill(process.processIdentifier, 0) != 0, errno == ESRCH { return true }
-            usleep(10_000)
-        }
-        return !process.isRunning
     }
 
     /// Whether the process has stopped (its state in /proc/PID/stat is `T`).
@@ -122,7 +89,7 @@ enum DiskProbe {
 
     /// Runs several probes at once and returns their runs in order.
     static func runConcurrently(_ commands: [[String]]) throws -> [Run] {
-        let runs = SanitizerVisibleMutex<[Int: Result<Run, any Error>]>([:])
+        let runs = Lock<[Int: Result<Run, any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: commands.count) { index in
             let result = Result { try run(commands[index]) }
             runs.withLock { $0[index] = result }
@@ -188,22 +155,22 @@ enum DiskProbe {
         let path = fixture.url.path
         // Transactions of 64 incompressible renders overflow SQLite's page cache, so their pages
         // reach the WAL before the commit does.
-        let (process, stdout, _) = try DiskProbe.start(["store-flood", path, "100000", "t", "64", "160"])
-        let lines = DiskProbe.Lines(stdout)
+        let process = try DiskProbe.start(["store-flood", path, "100000", "t", "64", "160"])
+        let lines = DiskProbe.Lines(process.standardOutput!)
         #expect(Gate.wait { lines.lastCommitted >= 64 })
         // Pause the writer at random moments until it is caught with uncommitted frames in the
         // WAL: in the middle of a transaction. Then kill it there.
         var caughtMidTransaction = false
         for _ in 0..<500 where !caughtMidTransaction {
             usleep(UInt32.random(in: 2_000...20_000))
-            kill(process.processIdentifier, SIGSTOP)
+            process.send(SIGSTOP)
             // The signal is asynchronous: the process may run on for a moment.
-            #expect(Gate.wait { DiskProbe.isStopped(process.processIdentifier) })
+            #expect(Gate.wait { DiskProbe.isStopped(process.pid) })
             caughtMidTransaction = DiskProbe.walEndsInsideATransaction(path + "-wal")
-            kill(process.processIdentifier, caughtMidTransaction ? SIGKILL : SIGCONT)
+            process.send(caughtMidTransaction ? SIGKILL : SIGCONT)
         }
-        if !caughtMidTransaction { kill(process.processIdentifier, SIGKILL) }
-        #expect(DiskProbe.waitUntilGone(process))
+        if !caughtMidTransaction { process.send(SIGKILL) }
+        #expect(process.waitUntilExit(timeout: .seconds(60)).reason == .uncaughtSignal)
         #expect(caughtMidTransaction)
         let reported = lines.waitForEnd()
 
@@ -224,12 +191,12 @@ enum DiskProbe {
         let fixture = try DiskFixture("killed\(extraDelay)")
         defer { fixture.remove() }
         let path = fixture.url.path
-        let (process, stdout, _) = try DiskProbe.start(["store-write", path, "100000", "k", "100"])
+        let process = try DiskProbe.start(["store-write", path, "100000", "k", "100"])
         // Wait until two flushes have been reported, then kill it somewhere in the following batches.
         var reported = 0
         var buffer = ""
         while reported < 200 {
-            let data = stdout.fileHandleForReading.availableData
+            let data = process.standardOutput!.availableData
             if data.isEmpty { break }
             buffer += String(decoding: data, as: UTF8.self)
             for line in buffer.split(separator: "\n") where line.hasPrefix("committed ") {
@@ -237,9 +204,8 @@ enum DiskProbe {
             }
         }
         usleep(extraDelay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        process.send(SIGKILL)
+        #expect(process.waitUntilExit().reason == .uncaughtSignal)
         #expect(reported >= 200)
 
         // It opens without being moved aside, passes SQLite's check, and every entry is whole.

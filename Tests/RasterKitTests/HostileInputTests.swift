@@ -145,11 +145,7 @@ import Testing
         bytes.append(Data(repeating: 0x20, count: 64 << 20))
         bytes.append(Data("</svg>".utf8))
         try bytes.write(to: plain)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-9", plain.path]
-        try gzip.run()
-        gzip.waitUntilExit()
+        try #require(try ChildProcess("/bin/gzip", ["-9", plain.path]).waitUntilExit() == .success)
         let compressed = try Data(contentsOf: directory.appendingPathComponent("bomb.svg.gz"))
         #expect(compressed.count < 1 << 20)
         let error = #expect(throws: SVGError.self) { _ = try SVGDocument(data: compressed) }

@@ -69,16 +69,9 @@ import RasterKitTestSupport
     }
 
     static func probe(environment: [String: String] = [:]) throws -> [String: String] {
-        let process = Process()
-        process.executableURL = TestSupport.productsDirectory.appendingPathComponent("RasterKitProbe")
-        process.arguments = ["processed-digests"]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (termination, data, _) = try ChildProcess.run(TestSupport.productsDirectory.appendingPathComponent("RasterKitProbe").path,
+                                                          ["processed-digests"], environment: environment)
+        #expect(termination == .success)
         var digests: [String: String] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ")

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 @testable import RasterKit
 
@@ -111,17 +112,15 @@ import Testing
     /// gzip through the system's `gzip`, or nil where it is missing.
     static func gzip(_ data: Data) throws -> Data? {
         guard FileManager.default.isExecutableFile(atPath: "/bin/gzip") else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c", "-n"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(data)
-        try input.fileHandleForWriting.close()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let gzip = try ChildProcess("/bin/gzip", ["-c", "-n"], input: .pipe)
+        // Written while the output is read, so neither pipe can fill and stall the other side.
+        let input = gzip.standardInput!
+        Thread {
+            input.write(data)
+            try? input.close()
+        }.start()
+        let (termination, result, _) = gzip.finish()
+        #expect(termination == .success)
         return result
     }
 }

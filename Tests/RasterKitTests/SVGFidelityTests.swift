@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Synchronization
 import Testing
 import RasterKitTesting
@@ -16,8 +17,7 @@ import RasterKitTesting
     static let requiredIdenticalFraction = 0.999
 
     @Test(.enabled(if: FidelityIcons.shouldRun,
-                   "no Debian icon sets: run Scripts/fetch-icons.sh (needs apt-get) and install librsvg2-bin"),
-          .timeLimit(.minutes(10)))
+                   "no Debian icon sets: run Scripts/fetch-icons.sh (needs apt-get) and install librsvg2-bin"))
     func matchesRsvgConvertOnRealIconSets() throws {
         let rsvgConvert = try #require(FidelityIcons.rsvgConvert, "rsvg-convert is missing: install Debian's librsvg2-bin")
         let sets = FidelityIcons.sets()
@@ -76,7 +76,7 @@ enum FidelityIcons {
         return listSets()
     }
 
-    private static let fetchOnce = SanitizerVisibleMutex(false)
+    private static let fetchOnce = Lock(false)
 
     private static func listSets() -> [URL] {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -88,12 +88,9 @@ enum FidelityIcons {
     }
 
     private static func runFetchScript() {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [packageRoot.appendingPathComponent("Scripts/fetch-icons.sh").path, directory.path]
         do {
-            try process.run()
-            process.waitUntilExit()
+            try ChildProcess("/bin/bash", [packageRoot.appendingPathComponent("Scripts/fetch-icons.sh").path, directory.path],
+                             output: .inherit, error: .inherit).waitUntilExit(timeout: .seconds(600))
         } catch {
             print("SVG fidelity: cannot run Scripts/fetch-icons.sh: \(error)")
         }
@@ -144,13 +141,9 @@ enum FidelityIcons {
     private static func compareOne(_ file: URL, size: Int, rasterizer: Rasterizer, rsvgConvert: URL,
                                    scratch: URL) -> Result? {
         let name = file.lastPathComponent
-        let process = Process()
-        process.executableURL = rsvgConvert
-        process.arguments = ["-w", "\(size)", "-h", "\(size)", file.path, "-o", scratch.path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let data = try? Data(contentsOf: scratch),
+        guard let converted = try? ChildProcess(rsvgConvert.path, ["-w", "\(size)", "-h", "\(size)", file.path, "-o", scratch.path],
+                                                output: .null, error: .null).waitUntilExit(),
+              converted == .success, let data = try? Data(contentsOf: scratch),
               let expected = try? RGBABitmap(pngData: data) else { return nil }
         do {
             let document = try SVGDocument(contentsOf: file)

@@ -224,11 +224,8 @@ import RasterKitTestSupport
             #expect(image.allPixels.contains { $0.alpha == 255 }, "\(file) draws nothing opaque")
             guard let rsvgConvert = FidelityIcons.rsvgConvert else { continue }
             let expected = scratch.appendingPathComponent(file + ".png")
-            let process = Process()
-            process.executableURL = rsvgConvert
-            process.arguments = ["-w", "48", "-h", "48", url.path, "-o", expected.path]
-            try process.run()
-            process.waitUntilExit()
+            try #require(try ChildProcess(rsvgConvert.path, ["-w", "48", "-h", "48", url.path, "-o", expected.path],
+                                          output: .null, error: .null).waitUntilExit() == .success, "\(file)")
             let diff = try ImageDiff.compare(RGBABitmap(pngData: Data(contentsOf: expected)), RGBABitmap(image),
                                              makeDiffImage: false)
             #expect(diff.differentPixels == 0, "\(file): \(diff.differentPixels) pixels differ from rsvg-convert")

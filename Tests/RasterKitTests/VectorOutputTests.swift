@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 import Testing
 @testable import RasterKit
 @testable import RasterKitBatch
@@ -196,18 +197,10 @@ enum ExternalTool {
 
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) exited \(process.terminationStatus) (is it installed? make deps): \(text)")
+        let (termination, output, errors) = try ChildProcess.run("/usr/bin/env", [tool] + arguments)
+        let text = String(decoding: output + errors, as: UTF8.self)
+        guard termination == .success else {
+            throw Failure(description: "\(tool) ended with \(termination) (is it installed? make deps): \(text)")
         }
         return text
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKitTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,7 @@ final class NginxServer: Sendable {
     let port: Int
     /// The TLS port, when started with `https`.
     let httpsPort: Int?
-    private let process: Process
+    private let process: ChildProcess
     static let authorizationToken = "rasterkit-test-token"
 
 
@@ -63,12 +64,8 @@ final class NginxServer: Sendable {
             }
             """
         try configuration.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-c", "\(root)/nginx.conf", "-p", root, "-e", "\(root)/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(executable, ["-c", "\(root)/nginx.conf", "-p", root, "-e", "\(root)/error.log"],
+                                   output: .null, error: .null)
         let deadline = Date().addingTimeInterval(10)
         while !Self.accepts(port: port) {
             guard process.isRunning, Date() < deadline else {
@@ -87,16 +84,11 @@ final class NginxServer: Sendable {
 
     /// A self-signed certificate and its key, made with openssl for this server alone.
     private static func makeCertificate(in directory: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                             "-keyout", directory.appendingPathComponent("key.pem").path,
-                             "-out", directory.appendingPathComponent("cert.pem").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SetupError("openssl could not make a certificate") }
+        let openssl = try ChildProcess("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-keyout", directory.appendingPathComponent("key.pem").path, "-out", directory.appendingPathComponent("cert.pem").path,
+        ], output: .null, error: .null)
+        guard openssl.waitUntilExit() == .success else { throw SetupError("openssl could not make a certificate") }
     }
 
     /// The writable store's URL.
@@ -108,9 +100,8 @@ final class NginxServer: Sendable {
 
     /// Stops the server (the port then refuses connections) and waits for it to exit.
     func stop() {
-        guard process.isRunning else { return }
         // SIGKILL: nginx in single-process mode may inherit a mask that blocks SIGTERM.
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 
