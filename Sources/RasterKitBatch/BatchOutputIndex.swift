@@ -26,14 +26,14 @@ final class BatchOutputIndex: Sendable {
     private let directory: String
     /// As loaded: read by every worker without a lock.
     private let previous: [String: Entry]
-    private let updates: SanitizerVisibleMutex<[String: Entry?]>
+    private let updates: Lock<[String: Entry?]>
 
     private init(directory: String, previous: [String: Entry], expecting count: Int) {
         self.directory = directory
         self.previous = previous
         var updates: [String: Entry?] = [:]
         updates.reserveCapacity(count)
-        self.updates = SanitizerVisibleMutex(updates)
+        self.updates = Lock(updates)
     }
 
     /// The directory's index, empty when it has none or it cannot be read; room is made for

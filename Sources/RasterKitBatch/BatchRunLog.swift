@@ -15,10 +15,10 @@ final class BatchRunLog: Sendable {
     }
 
     /// A lock ThreadSanitizer can follow, like the batch's other shared counts.
-    private let entries: SanitizerVisibleMutex<[Entry]>
+    private let entries: Lock<[Entry]>
 
     init(count: Int) {
-        entries = SanitizerVisibleMutex(Array(repeating: Entry(), count: count))
+        entries = Lock(Array(repeating: Entry(), count: count))
     }
 
     func noteKey(_ key: StableDigest, at index: Int) {

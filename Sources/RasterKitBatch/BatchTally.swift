@@ -16,7 +16,7 @@ final class BatchTally: Sendable {
 
     private let total: Int
     /// Workers hand the counts to each other after every output: a lock ThreadSanitizer can follow.
-    private let counts = SanitizerVisibleMutex(Counts())
+    private let counts = Lock(Counts())
     private let progress: (@Sendable (BatchProgress) -> Void)?
     private let elapsed: @Sendable () -> Double
 

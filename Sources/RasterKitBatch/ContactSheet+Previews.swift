@@ -61,7 +61,7 @@ extension ContactSheet {
 /// contact sheet does not read back and decode the files just written.
 final class PreviewCollector: Sendable {
     private let wanted: [String: BatchPreview]
-    private let made = SanitizerVisibleMutex<[String: RasterImage]>([:])
+    private let made = Lock<[String: RasterImage]>([:])
 
     init(_ previews: [BatchPreview]) {
         wanted = Dictionary(previews.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })

@@ -2,16 +2,16 @@ import RasterKit
 /// A rasterizer given up front, or made by the first worker that needs one.
 final class LazyRasterizer: Sendable {
     private let make: @Sendable () throws -> Rasterizer
-    private let state: SanitizerVisibleMutex<Result<Rasterizer, any Error>?>
+    private let state: Lock<Result<Rasterizer, any Error>?>
 
     init(_ rasterizer: Rasterizer) {
         make = { rasterizer }
-        state = SanitizerVisibleMutex(.success(rasterizer))
+        state = Lock(.success(rasterizer))
     }
 
     init(_ make: @escaping @Sendable () throws -> Rasterizer) {
         self.make = make
-        state = SanitizerVisibleMutex(nil)
+        state = Lock(nil)
     }
 
     /// The rasterizer, made now if needed; a failure to make it is remembered, not retried.

@@ -17,13 +17,13 @@ final class ProgressBar: Sendable {
     }
 
     let style: Style
-    private let lastShown: SanitizerVisibleMutex<(time: Double, drawn: Bool)>
+    private let lastShown: Lock<(time: Double, drawn: Bool)>
     static let barWidth = 30
 
     init(style: Style) {
         self.style = style
         // A bar shows at once; lines start after a second, so a quick run prints only its summary.
-        lastShown = SanitizerVisibleMutex((style == .terminal ? -.infinity : 0, false))
+        lastShown = Lock((style == .terminal ? -.infinity : 0, false))
     }
 
     /// Reports `progress`; called after every output, shown only as often as the style allows.

@@ -12,7 +12,7 @@ import RasterKitBatch
 /// once; one never taken (a line that then failed to validate) is simply not used.
 enum SVGEarlyPlan {
     private typealias Plan = BackgroundValue<Result<[BatchOutput], SVGBatchError>>
-    private static let started = SanitizerVisibleMutex<(batch: SVGBatch, plan: Plan)?>(nil)
+    private static let started = Lock<(batch: SVGBatch, plan: Plan)?>(nil)
 
     /// Starts planning `batch` on another thread.
     static func start(_ batch: SVGBatch) {

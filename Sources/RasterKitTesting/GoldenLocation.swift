@@ -72,7 +72,7 @@ struct GoldenLocation {
 
     /// Golden files asserted in this process: a second assertion of one file in a run means two
     /// calls in one test share a name, which would make them overwrite each other.
-    private static let used = SanitizerVisibleMutex<Set<String>>([])
+    private static let used = Lock<Set<String>>([])
 
     /// Claims the golden for this run; false when it was already asserted.
     func claim() -> Bool {

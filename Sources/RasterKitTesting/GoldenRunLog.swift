@@ -11,7 +11,7 @@ import RasterKit
 /// leaves a record of what it did check, and nothing more.
 enum GoldenRunLog {
     /// Where this process appends, per runs directory, once its header is written.
-    private static let written = SanitizerVisibleMutex<Set<String>>([])
+    private static let written = Lock<Set<String>>([])
 
     /// Records that `golden` was asserted. Failing to write never fails the test: the record
     /// is a help for cleaning up, not part of the assertion.

@@ -41,14 +41,14 @@ struct DiskFixture {
 
 /// Unix time the test controls.
 final class TestClock: Sendable {
-    private let time = SanitizerVisibleMutex(1_700_000_000.0)
+    private let time = Lock(1_700_000_000.0)
     var now: Double { time.withLock { $0 } }
     func advance(by seconds: Double) { time.withLock { $0 += seconds } }
 }
 
 /// Keeps what a logger was asked to log.
 final class LogCapture: Sendable {
-    private let entries = SanitizerVisibleMutex<[(level: Logger.Level, message: String)]>([])
+    private let entries = Lock<[(level: Logger.Level, message: String)]>([])
 
     var logger: Logger {
         Logger(label: "RasterKit.DiskCache.test") { _ in Handler(capture: self) }

@@ -255,7 +255,7 @@ private struct FakeDescriptor {
 
 /// The most draws seen running at once.
 final class Peak: Sendable {
-    private let highest = SanitizerVisibleMutex(0)
+    private let highest = Lock(0)
     func record(_ count: Int) { highest.withLock { $0 = max($0, count) } }
     var value: Int { highest.withLock { $0 } }
 }

@@ -77,7 +77,7 @@ private final class Watched: Rasterizable, @unchecked Sendable {
         // Synchronous drawing: both callbacks on the thread that made the change.
         let host = RasterHost(component: Counted(label: "t0", draws: Counter()), size: Size(4), rasterizer: Rasterizer(),
                               drawsSynchronously: true)
-        let threads = SanitizerVisibleMutex<[String: pthread_t]>([:])
+        let threads = Lock<[String: pthread_t]>([:])
         host.onWillRegenerate = { _ in threads.withLock { $0["will"] = pthread_self() } }
         host.onImageUpdated = { _ in threads.withLock { $0["updated"] = pthread_self() } }
         let changer = Thread {
@@ -92,7 +92,7 @@ private final class Watched: Rasterizable, @unchecked Sendable {
         // Asynchronous drawing: the image arrives on a task of the global executor, not on
         // RasterKit's render threads.
         host.drawsSynchronously = false
-        let name = SanitizerVisibleMutex<String?>(nil)
+        let name = Lock<String?>(nil)
         host.onImageUpdated = { _ in name.withLock { $0 = Thread.current.name ?? "" } }
         host.component = Counted(label: "t2", draws: Counter())
         #expect(await eventually { name.withLock { $0 } != nil })

@@ -90,7 +90,7 @@ struct Counted: Rasterizable {
         let component = Counted(label: "shared", draws: Counter(), gate: gate)
         let threads = 12
         let done = DispatchGroup()
-        let images = SanitizerVisibleMutex<[RasterImage]>([])
+        let images = Lock<[RasterImage]>([])
         for _ in 0..<threads {
             done.enter()
             Thread {

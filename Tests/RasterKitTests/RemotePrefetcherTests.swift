@@ -130,7 +130,7 @@ import Testing
         let count = 300
         let remote = Self.remote(count)
         let prefetcher = Self.prefetcher(remote, window: 16)
-        let delivered = SanitizerVisibleMutex([Int](repeating: 0, count: count))
+        let delivered = Lock([Int](repeating: 0, count: count))
         let leftToLookups = Atomic<Int>(0)
         prefetcher.enqueue((0..<count).map(Self.digest))
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
@@ -175,7 +175,7 @@ final class GatedRemote: RemoteStore, @unchecked Sendable {
     private let called = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
     private let isFirst = Atomic<Bool>(true)
-    let requested = SanitizerVisibleMutex<[String]>([])
+    let requested = Lock<[String]>([])
 
     init(inner: FakeRemote) { self.inner = inner }
 

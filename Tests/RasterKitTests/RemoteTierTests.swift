@@ -8,12 +8,12 @@ import RasterKitTestSupport
 final class FakeRemote: RemoteStore {
     enum Mode: Sendable { case working, failing, hanging(Double), readOnly }
 
-    private let objects = SanitizerVisibleMutex<[String: Data]>([:])
-    private let mode: SanitizerVisibleMutex<Mode>
+    private let objects = Lock<[String: Data]>([:])
+    private let mode: Lock<Mode>
     let gets = Counter()
     let puts = Counter()
 
-    init(_ mode: Mode = .working) { self.mode = SanitizerVisibleMutex(mode) }
+    init(_ mode: Mode = .working) { self.mode = Lock(mode) }
 
     func set(_ mode: Mode) { self.mode.withLock { $0 = mode } }
     func object(_ name: String) -> Data? { objects.withLock { $0[name] } }
@@ -57,7 +57,7 @@ final class FakeRemote: RemoteStore {
 
 /// A clock the test moves.
 final class ManualClock: Sendable {
-    private let value = SanitizerVisibleMutex(1000.0)
+    private let value = Lock(1000.0)
     var now: Double { value.withLock { $0 } }
     func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
 }

@@ -6,7 +6,7 @@ import RasterKitTestSupport
 
 /// Paint that can change between draws without changing the key: what makes a reload visible.
 final class Ink: Sendable {
-    private let color = SanitizerVisibleMutex(Color.red)
+    private let color = Lock(Color.red)
     var current: Color { color.withLock { $0 } }
     func set(_ new: Color) { color.withLock { $0 = new } }
 }

@@ -171,7 +171,7 @@ import RasterKitTestSupport
         defer { for url in [folder, out] { try? FileManager.default.removeItem(at: url) } }
         let outputs = try SVGBatch(inputs: [folder], sizes: [16, 32], scales: [1, 2]).outputs()
         let renderer = BatchRenderer(rasterizer: Rasterizer(), jobs: 2)
-        let reports = SanitizerVisibleMutex<[BatchProgress]>([])
+        let reports = Lock<[BatchProgress]>([])
         let summary = renderer.run(outputs, into: out) { progress in reports.withLock { $0.append(progress) } }
         // a.svg and c.SVG have the same bytes, so c's renders come from a's.
         #expect(summary.total == 12 && summary.failed == 0 && summary.failures.isEmpty)

@@ -18,10 +18,10 @@ import Testing
     func run(outputs count: Int, jobs: Int) throws -> [Seen] {
         let out = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let seen = SanitizerVisibleMutex<[Seen]>([])
+        let seen = Lock<[Seen]>([])
         let outputs = (0..<count).map { index in
             BatchOutput(path: "\(index).png", source: "\(index)") { rasterizer in
-                let started = SanitizerVisibleMutex<[Int32]>([])
+                let started = Lock<[Int32]>([])
                 let done = DispatchSemaphore(value: 0)
                 Thread {
                     started.withLock { $0 = WorkerPlacement.processorsOfThisThread() }

@@ -64,12 +64,12 @@ enum CgroupMemoryPressure {
 /// Reads a `memory.events` file from its start each time, and says what rose since last time.
 final class MemoryEventsCounter: Sendable {
     private let fd: Int32
-    private let last: SanitizerVisibleMutex<[String: Int]>
+    private let last: Lock<[String: Int]>
 
     /// Counts from `fd` (which the caller keeps open) as they are now.
     init(fd: Int32) {
         self.fd = fd
-        last = SanitizerVisibleMutex(Self.read(fd))
+        last = Lock(Self.read(fd))
     }
 
     /// The level the counts that rose since the last call stand for, or nil.

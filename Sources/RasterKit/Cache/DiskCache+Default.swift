@@ -46,4 +46,4 @@ extension DiskCache {
     }
 }
 
-private let sharedDefault = SanitizerVisibleMutex<DiskCache?>(nil)
+private let sharedDefault = Lock<DiskCache?>(nil)

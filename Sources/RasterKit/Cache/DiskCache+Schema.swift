@@ -142,7 +142,7 @@ enum DiskCacheSchema {
         return schema
     }
 
-    private static let referenceSchemas = SanitizerVisibleMutex<[String: Set<SchemaEntry>]>([:])
+    private static let referenceSchemas = Lock<[String: Set<SchemaEntry>]>([:])
 
     /// GRDB's table of applied migrations.
     static let migrationsTable = "grdb_migrations"

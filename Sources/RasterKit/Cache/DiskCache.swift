@@ -39,7 +39,7 @@ public final class DiskCache: Sendable {
     let writer: DiskCacheWriter
     let counters = DiskCacheCounters()
     let options: DiskCacheOptions
-    let isClosed = SanitizerVisibleMutex(false)
+    let isClosed = Lock(false)
 
     /// Opens the store at `url`, creating it if needed; the directory must exist.
     ///

@@ -17,7 +17,7 @@ final class DiskCacheReader: Sendable {
 
     private let path: String
     private let busyTimeout: TimeInterval
-    private let idle = SanitizerVisibleMutex(Idle())
+    private let idle = Lock(Idle())
     /// Connections kept open between lookups; more are opened while more threads look up at once.
     private static let maximumIdle = 8
 

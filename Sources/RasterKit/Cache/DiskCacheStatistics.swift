@@ -93,7 +93,7 @@ public struct DiskCacheTypeSummary: Hashable, Sendable, Codable {
 
 /// The process-local counters behind ``DiskCacheStatistics``, shared by the cache and its writer.
 final class DiskCacheCounters: Sendable {
-    private let statistics = SanitizerVisibleMutex(DiskCacheStatistics())
+    private let statistics = Lock(DiskCacheStatistics())
 
     func withLock<Result: Sendable>(_ body: (inout DiskCacheStatistics) -> Result) -> Result {
         statistics.withLock { body(&$0) }

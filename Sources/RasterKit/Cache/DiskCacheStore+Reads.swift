@@ -131,6 +131,6 @@ enum DiskCacheChildren {
         return decoded
     }
 
-    private static let memo = SanitizerVisibleMutex<[String: [ComponentVersion]]>([:])
+    private static let memo = Lock<[String: [ComponentVersion]]>([:])
     private static let memoLimit = 4_096
 }

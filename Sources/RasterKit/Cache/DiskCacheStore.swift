@@ -10,7 +10,7 @@ final class DiskCacheStore: Sendable {
     /// Serves the lookups renders make, off GRDB's dispatch (see ``DiskCacheReader``).
     let reader: DiskCacheReader
     let options: DiskCacheOptions
-    private let connection: SanitizerVisibleMutex<Connection>
+    private let connection: Lock<Connection>
 
     /// The GRDB pool, opened when first needed: by a write, a maintenance query or a migration.
     /// A run that only looks renders up (a warm batch) never sets one up, which is most of what
@@ -29,7 +29,7 @@ final class DiskCacheStore: Sendable {
     private init(path: String, options: DiskCacheOptions, inspector: consuming sending DiskCacheInspector) {
         self.path = path
         self.options = options
-        connection = SanitizerVisibleMutex(.deferred(inspector))
+        connection = Lock(.deferred(inspector))
         reader = DiskCacheReader(path: path, busyTimeout: options.busyTimeout)
     }
 

@@ -60,7 +60,7 @@ final class DiskCacheWriter: Sendable {
     private let byteLimit: Int
     private let counters: DiskCacheCounters
     private let queue = DispatchQueue(label: "RasterKit.DiskCache.writer", qos: .utility)
-    private let state = SanitizerVisibleMutex(State())
+    private let state = Lock(State())
 
     init(store: DiskCacheStore, options: DiskCacheOptions, byteLimit: Int, counters: DiskCacheCounters) {
         self.store = store

@@ -124,7 +124,7 @@ final class MemoryPressureRegistry: Sendable {
         weak var cache: RasterCache?
     }
 
-    private let caches = SanitizerVisibleMutex<[WeakCache]>([])
+    private let caches = Lock<[WeakCache]>([])
 
     static let shared = MemoryPressureRegistry()
 

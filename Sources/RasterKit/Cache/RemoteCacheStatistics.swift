@@ -55,7 +55,7 @@ public struct RemoteCacheStatistics: Hashable, Sendable, Codable {
 
 /// The remote tier's counts, shared by its lookups and its uploader.
 final class RemoteCounters: Sendable {
-    private let state = SanitizerVisibleMutex(RemoteCacheStatistics())
+    private let state = Lock(RemoteCacheStatistics())
 
     func withLock<Result: Sendable>(_ body: (inout RemoteCacheStatistics) -> Result) -> Result {
         state.withLock(body)

@@ -17,7 +17,7 @@ final class RemoteCircuitBreaker: Sendable {
     private let retryInterval: Double
     private let maximumRetryInterval: Double
     private let clock: @Sendable () -> Double
-    private let state: SanitizerVisibleMutex<State>
+    private let state: Lock<State>
 
     init(failureThreshold: Int, retryInterval: Double, maximumRetryInterval: Double,
          clock: @escaping @Sendable () -> Double) {
@@ -25,7 +25,7 @@ final class RemoteCircuitBreaker: Sendable {
         self.retryInterval = retryInterval
         self.maximumRetryInterval = max(retryInterval, maximumRetryInterval)
         self.clock = clock
-        state = SanitizerVisibleMutex(State(interval: retryInterval))
+        state = Lock(State(interval: retryInterval))
     }
 
     /// Whether a request may go to the store now. When the breaker is open and its interval is

@@ -11,7 +11,7 @@ final class RemoteTier: Sendable {
     /// Objects that failed a check: not asked for again while remembered, so a forged or
     /// damaged object costs one fetch, not one per lookup (a server would otherwise fetch it on
     /// every request). Bounded, oldest forgotten first.
-    private let rejected = SanitizerVisibleMutex(RecentDigests(capacity: 4_096))
+    private let rejected = Lock(RecentDigests(capacity: 4_096))
     /// Signs what is stored and checks what is read, with the options' secret.
     let seal: RemoteObjectSeal
 

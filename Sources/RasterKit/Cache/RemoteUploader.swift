@@ -27,7 +27,7 @@ final class RemoteUploader: Sendable {
     private let breaker: RemoteCircuitBreaker
     private let counters: RemoteCounters
     private let seal: RemoteObjectSeal
-    private let state = SanitizerVisibleMutex(State())
+    private let state = Lock(State())
     private let queue = DispatchQueue(label: "RasterKit.RemoteCache.uploader", qos: .utility)
 
     init(store: any RemoteStore, options: RemoteCacheOptions, breaker: RemoteCircuitBreaker,

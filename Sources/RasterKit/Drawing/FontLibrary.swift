@@ -33,7 +33,7 @@ public enum FontLibrary {
         var configuration: FontConfiguration?
     }
 
-    private static let state = SanitizerVisibleMutex(State())
+    private static let state = Lock(State())
 
     /// Makes the fonts in `directory` (and its subdirectories) available to text drawing.
     /// Throws ``FontError`` when the directory does not exist or holds no font fontconfig reads.

@@ -24,7 +24,7 @@ struct FallbackEvent: Sendable {
 final class FallbackRecords: Sendable {
     /// Entries kept before expired ones are swept (and then the soonest to expire dropped).
     static let capacity = 4_096
-    private let failed = SanitizerVisibleMutex([StableDigest: FallbackEvent]())
+    private let failed = Lock([StableDigest: FallbackEvent]())
 
     /// The failure of the primary keyed `key`, while it may not be retried.
     func failure(of key: StableDigest) -> FallbackEvent? {

@@ -49,14 +49,14 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     /// The rasterizer renders go through.
     public let rasterizer: Rasterizer
-    private let state: SanitizerVisibleMutex<State>
+    private let state: Lock<State>
 
     /// A host for `component` at `size` and `scale` that starts rendering at once: on the render
     /// threads, or on the calling thread when `drawsSynchronously`; `placeholder` is shown until then.
     public init(component: Component, size: Size, scale: Double = 1, rasterizer: Rasterizer,
                 drawsSynchronously: Bool = false, isRasterized: Bool = true, placeholder: RasterImage? = nil) {
         self.rasterizer = rasterizer
-        state = SanitizerVisibleMutex(State(component: component, size: size, scale: scale, drawsSynchronously: drawsSynchronously,
+        state = Lock(State(component: component, size: size, scale: scale, drawsSynchronously: drawsSynchronously,
                             isRasterized: isRasterized, placeholder: placeholder))
         update(force: true)
     }

@@ -92,7 +92,7 @@ final class RenderScheduler: @unchecked Sendable {
         // Swift runtime's atomics, which ThreadSanitizer does not see (the runtime is not
         // instrumented), so it reports the image's pixels as racing with the draw. Taking the
         // lock `finish` published the result under orders the two where it can see it.
-        // Sanitizer runs are debug builds, as for ``SanitizerVisibleMutex``.
+        // Sanitizer runs are debug builds, as for ``Lock``.
         defer { passThroughLock() }
         #endif
         return try await withTaskCancellationHandler {

@@ -25,7 +25,7 @@ final class ComponentKeyPlan: @unchecked Sendable {
     private let seed: StateHasher
     private let steps: UnsafeBufferPointer<Step>
     private let makePropertyNames: @Sendable () -> [String]
-    private let describedNames = SanitizerVisibleMutex<[String]?>(nil)
+    private let describedNames = Lock<[String]?>(nil)
     /// A value the component's state reaches that cannot be keyed, found when the plan is made:
     /// every key of the component is then refused, before any value is read.
     private let refusal: KeyFailure?

@@ -37,5 +37,5 @@ public enum ComponentVersions {
         }
     }
 
-    private static let versions = SanitizerVisibleMutex<[String: Int]>([:])
+    private static let versions = Lock<[String: Int]>([:])
 }

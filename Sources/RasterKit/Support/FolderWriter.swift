@@ -26,7 +26,7 @@ package final class FolderWriter: Sendable {
     private let shownRoot: String
 
     /// Open folders by their path relative to the root ("" for the root).
-    private let folders = SanitizerVisibleMutex<[String: Int32]>([:])
+    private let folders = Lock<[String: Int32]>([:])
     /// Cleared when the file system or the process cannot write nameless files (no `O_TMPFILE`,
     /// no `/proc`): every file then goes through a temporary name.
     private let canLinkNamelessFiles = Atomic<Bool>(true)

@@ -54,12 +54,12 @@ final class TypeTable<Value: AnyObject>: @unchecked Sendable {
 
     private let current: Atomic<UnsafeMutableRawPointer>
     /// Every generation, so none is freed while a reader may hold it; guards adding.
-    private let generations: SanitizerVisibleMutex<[Slots]>
+    private let generations: Lock<[Slots]>
 
     init() {
         let first = Slots(capacity: 64)
         current = Atomic(Unmanaged.passUnretained(first).toOpaque())
-        generations = SanitizerVisibleMutex([first])
+        generations = Lock([first])
     }
 
     /// The object stored for `type`, without locking. Unmanaged, so that using it needs no

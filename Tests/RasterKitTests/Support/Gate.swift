@@ -4,7 +4,7 @@ import Synchronization
 
 /// Counts calls from any thread.
 final class Counter: Sendable {
-    private let value = SanitizerVisibleMutex(0)
+    private let value = Lock(0)
     @discardableResult
     func increment() -> Int { value.withLock { $0 += 1; return $0 } }
     func decrement() { value.withLock { $0 -= 1 } }
@@ -13,7 +13,7 @@ final class Counter: Sendable {
 
 /// Holds draws open until the test opens it, so concurrent requests can pile up on a draw.
 final class Gate: Sendable {
-    private let opened = SanitizerVisibleMutex(false)
+    private let opened = Lock(false)
     private let entered = Counter()
 
     /// Blocks the calling (draw) thread until `open()`, or 180 seconds as a safety net against a

@@ -19,7 +19,7 @@ enum KeyPlans {
     }
     /// Builders take turns: a type's plans are published together, once complete. Holds the
     /// plans no type maps to (see ``TypePlanBuilder/fieldOnly``), to keep them alive.
-    private static let building = SanitizerVisibleMutex<[TypePlan]>([])
+    private static let building = Lock<[TypePlan]>([])
 
     /// The plan for `type`.
     @inline(__always)

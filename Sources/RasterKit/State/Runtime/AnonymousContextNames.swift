@@ -24,7 +24,7 @@ enum AnonymousContextNames {
         return table.symbols[table.isExecutable ? UInt64(address) : UInt64(address - image.base)]
     }
 
-    private static let tables = SanitizerVisibleMutex<[String: ContextSymbolTable?]>([:])
+    private static let tables = Lock<[String: ContextSymbolTable?]>([:])
 }
 
 /// The anonymous context descriptors' symbols of one ELF file, by address (absolute in an

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A `Mutex` whose hand-offs ThreadSanitizer can follow.
+/// The package's lock for a value that several threads change: a `Mutex` whose hand-offs
+/// ThreadSanitizer can follow.
 ///
 /// Under contention, Synchronization's `Mutex` on Linux passes the lock through the kernel
 /// (futex priority-inheritance calls inside an uninstrumented library), so ThreadSanitizer sees
@@ -9,7 +10,7 @@ import Synchronization
 /// it that ordering. Use it for state that threads hand to each other often (render threads
 /// and a writer queue), so `--sanitize=thread` runs stay meaningful. Sanitizer runs are debug
 /// builds, so release builds skip the counter and get a plain `Mutex`.
-package struct SanitizerVisibleMutex<Value>: ~Copyable, Sendable {
+package struct Lock<Value>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     private let handOff = Atomic<UInt>(0)
 

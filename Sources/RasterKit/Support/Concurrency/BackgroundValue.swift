@@ -5,7 +5,7 @@ import Dispatch
 /// processors the two take about as long, and neither needs the other.
 package final class BackgroundValue<Value: Sendable>: Sendable {
     private let made = DispatchGroup()
-    private let result = SanitizerVisibleMutex<Value?>(nil)
+    private let result = Lock<Value?>(nil)
 
     /// Starts making the value with `make` at once, on a thread of its own.
     package init(_ make: @escaping @Sendable () -> Value) {

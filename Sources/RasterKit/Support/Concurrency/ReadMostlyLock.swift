@@ -20,7 +20,7 @@ final class ReadMostlyLock: @unchecked Sendable {
     /// Set while a writer holds (or waits for) the lock; on a line of its own, read by every reader.
     private let writing: UnsafeMutablePointer<Atomic<Bool>>
     /// Orders writers, and is where readers wait while one writes.
-    private let writers = SanitizerVisibleMutex(())
+    private let writers = Lock(())
 
     init() {
         let slots = stride * ThreadStripe.count
