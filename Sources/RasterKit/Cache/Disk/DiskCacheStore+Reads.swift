@@ -121,7 +121,7 @@ enum DiskCacheChildren {
     static func decode(_ text: String?) -> [ComponentVersion]? {
         guard let text else { return [] }
         if let known = memo.withLock({ $0[text] }) { return known }
-        guard let decoded = parse(text) ?? (try? JSONDecoder().decode([ComponentVersion].self, from: Data(text.utf8))) else {
+        guard let decoded = try? JSONDecoder().decode([ComponentVersion].self, from: Data(text.utf8)) else {
             return nil
         }
         memo.withLock { memo in
