@@ -16,7 +16,7 @@ let package = Package(
         // `rasterkit serve`: the render server, an executable of its own so that `rasterkit`
         // links no HTTP server (it runs this one, installed beside it).
         .executable(name: "rasterkit-server", targets: ["RasterKitServerTool"]),
-        // The tool the plugins run: `rasterkit render`'s manifest run without ArgumentParser or HTTP.
+        // The tool the plugins run: `rasterkit render`'s manifest run alone, without HTTP or the other commands.
         .executable(name: "rasterkit-assets", targets: ["RasterKitAssetsTool"]),
         // Renders a target's *.rasterkit.yaml manifests into its resources at build time.
         .plugin(name: "RenderAssetsBuildPlugin", targets: ["RenderAssetsBuildPlugin"]),
@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitCommandOptions", "CSQLiteSettings",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitArguments", "RasterKitCommandOptions", "CSQLiteSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -122,12 +122,17 @@ let package = Package(
             // the sanitizers need. Nothing loads into this process that links against it, so it
             // exports no symbols either (49,000 otherwise, 5 MB of tables the loader reads).
             linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]),
-        // The flags `rasterkit` and `rasterkit-server` share: the render store, the remote store
-        // (and so RasterKitRemoteCache) and the checks of paths given on a command line.
+        // What every RasterKit command line shares, `rasterkit-assets`'s included: the render
+        // store's flags, `--format`, the checks of paths, `--json`'s lines and the exit statuses.
+        .target(
+            name: "RasterKitArguments",
+            dependencies: ["RasterKit", "RasterKitBatch", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // What `rasterkit` and `rasterkit-server` add: the remote store's flags (and so
+        // RasterKitRemoteCache) beside the render store's.
         .target(
             name: "RasterKitCommandOptions",
             dependencies: [
-                "RasterKit", "RasterKitRemoteCache",
+                "RasterKit", "RasterKitArguments", "RasterKitRemoteCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -135,13 +140,16 @@ let package = Package(
         .executableTarget(
             name: "RasterKitServerTool",
             dependencies: [
-                "RasterKit", "RasterKitServer", "RasterKitCommandOptions",
+                "RasterKit", "RasterKitServer", "RasterKitArguments", "RasterKitCommandOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `rasterkit-assets`, the plugins' tool: links RasterKitBatch alone, so a package that uses the
         // plugins builds neither ArgumentParser nor swift-nio.
-        .executableTarget(name: "RasterKitAssetsTool", dependencies: ["RasterKit", "RasterKitBatch"]),
+        .executableTarget(
+            name: "RasterKitAssetsTool",
+            dependencies: ["RasterKit", "RasterKitBatch", "RasterKitArguments",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .plugin(name: "RenderAssetsBuildPlugin", capability: .buildTool(), dependencies: ["RasterKitAssetsTool"]),
         .plugin(
             name: "RenderAssetsCommand",
@@ -172,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "RasterKitCLITests",
             dependencies: ["RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitTestSupport", "RasterKitCLI",
-                           "RasterKitCommandOptions", "RasterKitAssetsTool", "RasterKitServerTool"]),
+                           "RasterKitArguments", "RasterKitCommandOptions", "RasterKitAssetsTool", "RasterKitServerTool"]),
         // Every ```swift block of README.md, written here by Scripts/readme-snippets.py: the build
         // fails when one stops compiling (`make test` also checks that they match the README).
         .testTarget(

@@ -10,7 +10,7 @@ reaches the remote cache through Foundation's URLSession. This checks the packag
 graph, and, when the test build has made them, real executables: the probe that depends only on
 the core product (Tests/RasterKitProbe), in which no symbol of Yams or RasterKitBatch may be,
 and `rasterkit`, in which none of swift-nio, BoringSSL or Hummingbird may be. It also keeps the
-plugins' tool (RasterKitAssetsTool) free of ArgumentParser and the remote cache.
+plugins' tool (RasterKitAssetsTool) free of the CLI, the remote cache and the server.
 """
 import json
 import os
@@ -43,12 +43,12 @@ def main():
         products = {product for name in reachable for product in targets[name].get("product_dependencies") or []}
         for bad in sorted((reachable & FORBIDDEN_TARGETS) | (products & FORBIDDEN_PRODUCTS)):
             problems.append(f"{core} depends on {bad}")
-    # The plugins' tool is built by every package that applies a RasterKit plugin: batches, yes;
-    # the CLI's argument parser and the HTTP client of the remote tier, never.
+    # The plugins' tool is built by every package that applies a RasterKit plugin: batches and
+    # ArgumentParser (the one command-line reader), yes; the CLI and the remote tier's HTTP client, never.
     reachable = closure(targets, "RasterKitAssetsTool", set())
     products = {product for name in reachable for product in targets[name].get("product_dependencies") or []}
     for bad in sorted((reachable & {"RasterKitCLI", "RasterKitRemoteCache"})
-                      | (products & ({"ArgumentParser"} | SERVER_PRODUCTS))):
+                      | (products & SERVER_PRODUCTS)):
         problems.append(f"RasterKitAssetsTool (rasterkit-assets, the plugins' tool) depends on {bad}")
     # `rasterkit` is what a batch or golden-test user builds: the server is an executable of its own.
     reachable = closure(targets, "RasterKitCLI", set())

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitArguments
 import RasterKitBatch
 
 /// Prints a batch's summary the same way for every batch command (`svg`, `render`): a line of

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitArguments
 import RasterKitBatch
-import RasterKitCommandOptions
 
 /// `rasterkit cache stats|prune|clear|remove|export|import`: look into, trim and move the
 /// persistent render store.

@@ -49,9 +49,4 @@ extension CacheOptions {
         return parts.joined(separator: ", ")
     }
 
-    /// Exits with status 1 after a run whose remote cache failed, with `--remote-required`.
-    func requireRemote(_ remote: RemoteCacheStatistics?) throws {
-        guard remoteRequired, let remote, remote.hasFailures else { return }
-        throw ExitStatus.partialFailure
-    }
 }

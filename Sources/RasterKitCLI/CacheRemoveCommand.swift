@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitArguments
 
 extension CacheCommand {
     /// `rasterkit cache remove --type NAME | --older-than DURATION | --key DIGEST`: removes the

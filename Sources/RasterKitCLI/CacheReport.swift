@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitArguments
 import RasterKitBatch
 
 /// What a `rasterkit cache` subcommand reports: sorted-key JSON with `--json`, or a few lines.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
-import RasterKitCommandOptions
+import RasterKitArguments
 
 /// `rasterkit cache export FILE` and `rasterkit cache import FILE`: move a render store between
 /// machines (a CI cache, an artifact) as one file, checked entry by entry when it comes back in.

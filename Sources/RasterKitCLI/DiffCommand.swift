@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RasterKitCommandOptions
+import RasterKitArguments
 import RasterKitDiff
 
 /// `rasterkit diff a.png b.png`: pixelmatch-compatible comparison of two PNGs.

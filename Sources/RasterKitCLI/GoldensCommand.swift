@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RasterKitCommandOptions
+import RasterKitArguments
 import RasterKitDiff
 
 /// `rasterkit goldens unused [--delete]`: golden files that no assertion touched in the last full

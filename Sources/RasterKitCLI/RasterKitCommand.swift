@@ -1,12 +1,13 @@
 import ArgumentParser
 import CSQLiteSettings
 import Foundation
+import RasterKitArguments
 
 /// `rasterkit`: render manifests and SVG folders, compare images, manage the render cache.
 @main
 struct RasterKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: LeafCommandLine.rootName,
+        commandName: "rasterkit",
         abstract: "Render UI assets with cairo, compare images, and manage RasterKit's render cache.",
         version: "0.1.0",
         subcommands: [DiffCommand.self, SVGCommand.self, CacheCommand.self, ReportCommand.self, GoldensCommand.self, RenderCommand.self, ServeCommand.self])
@@ -20,7 +21,7 @@ struct RasterKitCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "serve" { ServerExecutable.run(Array(arguments.dropFirst())) }
         do {
-            var command = try LeafCommandLine.parse(arguments) ?? parseAsRoot()
+            var command = try parseAsRoot(arguments)
             // Casts to the asynchronous commands, not to `any AsyncParsableCommand`: an
             // existential cast scans every protocol conformance in the binary on first use.
             if let diff = command as? DiffCommand {
@@ -29,24 +30,7 @@ struct RasterKitCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: ExitStatus.normalize(error))
+            exit(withError: ExitStatus.normalize(error, for: Self.self))
         }
-    }
-}
-
-/// Exit statuses shared by every subcommand: 0 success, 1 some work failed (or images
-/// differ), 2 usage errors and unreadable input.
-enum ExitStatus {
-    static let partialFailure = ExitCode(1)
-    static let usage = ExitCode(2)
-
-    /// Maps ArgumentParser's usage exit code (64) to 2, keeping its message.
-    static func normalize(_ error: any Error) -> any Error {
-        if let code = error as? ExitCode { return code }
-        let code = RasterKitCommand.exitCode(for: error)
-        guard code == .validationFailure else { return error }
-        let message = RasterKitCommand.fullMessage(for: error)
-        if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-        return usage
     }
 }

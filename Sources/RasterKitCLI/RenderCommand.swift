@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitArguments
 import RasterKitBatch
 import RasterKitCommandOptions
 
@@ -13,9 +14,6 @@ import RasterKitCommandOptions
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        // Tells ArgumentParser that a line LeafCommandLine decodes with this command alone holds no
-        // completion request. Help and errors always come from the root's parse, which ignores it.
-        _superCommandName: LeafCommandLine.rootName,
         abstract: "Render a manifest of components and SVGs to PNGs, an Xcode asset catalog or Android nine-patches.",
         discussion: """
             Writes <component>-<state>[-<W>x<H>][@<S>x].png for each component in the formats its outputs \
@@ -46,7 +44,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Option(help: "Write every component in this format instead of the formats its outputs name.")
-    var format: FormatArgument?
+    var format: ExportFormat?
 
     @Option(help: ArgumentHelp("Write webp outputs lossy at this quality (1–100) instead of lossless.", valueName: "N"))
     var quality: Int?
@@ -87,7 +85,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let shard = try sharding.resolved()
         let directory = URL(fileURLWithPath: out)
-        var run = ManifestRun(manifest: URL(fileURLWithPath: manifest), outputDirectory: directory, format: format?.format,
+        var run = ManifestRun(manifest: URL(fileURLWithPath: manifest), outputDirectory: directory, format: format,
                               shard: shard, loadingLimits: limits.manifestLoadingLimits,
                               reusesUpToDateOutputs: caching.reusesUpToDateOutputs && !listOutputs,
                               contactSheet: contactSheet.map { URL(fileURLWithPath: $0) })

@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import RasterKitArguments
 import RasterKitBatch
 
 /// What `rasterkit render` prints when it is done: the batch summary `rasterkit svg` prints,

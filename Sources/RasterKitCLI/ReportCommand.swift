@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
-import RasterKitCommandOptions
+import RasterKitArguments
 import RasterKitDiff
 
 /// `rasterkit report <artifacts-dir> --out report.html [--junit goldens.xml] [--markdown summary.md]`:

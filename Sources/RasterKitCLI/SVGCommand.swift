@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RasterKit
+import RasterKitArguments
 import RasterKitBatch
 import RasterKitCommandOptions
 
@@ -12,9 +13,6 @@ import RasterKitCommandOptions
 struct SVGCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svg",
-        // Tells ArgumentParser that a line LeafCommandLine decodes with this command alone holds no
-        // completion request. Help and errors always come from the root's parse, which ignores it.
-        _superCommandName: LeafCommandLine.rootName,
         abstract: "Render SVG files to PNG at several sizes and scales.",
         discussion: """
             Writes <name>-<size>.png at scale 1 and <name>-<size>@<S>x.png otherwise, mirroring the \
@@ -106,7 +104,7 @@ struct SVGCommand: ParsableCommand {
         // warm run the two take about as long. A missing one is made only once the plan holds.
         let opening = listOutputs ? nil : caching.openExistingStoreInBackground()
         let outputs: [BatchOutput]
-        do { outputs = try SVGEarlyPlan.outputs(for: batch) } catch { fail(error.description, after: opening) }
+        do { outputs = try batch.outputs() } catch { fail(error.description, after: opening) }
         if listOutputs {
             OutputListing(outputs: outputs.map(\.plannedFile).sorted { $0.path < $1.path }).print(json: json)
             return

@@ -42,19 +42,3 @@ struct ShardOptions: ParsableArguments {
         }
     }
 }
-
-/// `--format` values.
-enum FormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case png, xcassets, ninepatch, webp, pdf, svg
-
-    var format: ExportFormat {
-        switch self {
-        case .png: .png
-        case .xcassets: .xcassets
-        case .ninepatch: .ninepatch
-        case .webp: .webp
-        case .pdf: .pdf
-        case .svg: .svg
-        }
-    }
-}

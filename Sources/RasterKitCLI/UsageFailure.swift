@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RasterKitArguments
 
 /// How a command gives up before doing its work: `rasterkit <command>: <message>` on stderr,
 /// `{"error": …}` on stdout with `--json`, and exit status 2.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RasterKit
+import RasterKitArguments
 import RasterKitRemoteCache
 
 /// `--cache PATH | --no-cache` and `--remote-cache URL`, shared by the commands that render: the
@@ -10,12 +11,14 @@ package struct CacheOptions: ParsableArguments {
     /// No flags given: the default store, no remote store.
     package init() {}
 
-    @Option(help: "The render cache to read and update (default: $RASTERKIT_CACHE, else $XDG_CACHE_HOME/rasterkit/renders.sqlite).")
-    package var cache: String?
+    /// `--cache PATH | --no-cache`: the render store.
+    @OptionGroup package var store: StoreOptions
 
-    @Flag(name: .customLong("no-cache"),
-          help: "Use no render cache on disk, and render every output again, even those already up to date.")
-    package var noCache = false
+    /// `--cache`: the render store's path; nil for the default store.
+    package var cache: String? { store.cache }
+
+    /// `--no-cache`: no render store, and every output rendered again.
+    package var noCache: Bool { store.noCache }
 
     @Option(name: .customLong("remote-cache"),
             help: ArgumentHelp("A shared HTTP cache (nginx WebDAV, bazel-remote) asked after the local store and before drawing; fresh renders are uploaded to it (default: $RASTERKIT_REMOTE_CACHE). An Authorization header comes from $RASTERKIT_REMOTE_CACHE_AUTHORIZATION; with $RASTERKIT_REMOTE_CACHE_KEY, objects are signed with that secret and only objects it signed are used.",
@@ -49,7 +52,7 @@ package struct CacheOptions: ParsableArguments {
     /// Usage mistakes found before anything renders, so they exit with 2 rather than failing
     /// every output: both flags at once, an empty path, a path whose folder is missing.
     package func validate() throws {
-        if cache != nil && noCache { throw ValidationError("--cache and --no-cache cannot be used together") }
+        try store.validate()
         if remoteCache != nil && noCache { throw ValidationError("--remote-cache and --no-cache cannot be used together") }
         guard remoteTimeout > 0, remoteTimeout <= 600 else { throw ValidationError("--remote-timeout must be more than 0 and at most 600 seconds") }
         if let text = remoteCache ?? Self.remoteCacheVariable, !text.isEmpty {
@@ -58,30 +61,16 @@ package struct CacheOptions: ParsableArguments {
                 throw ValidationError("\(source) \(text): give an http:// or https:// URL")
             }
         }
-        guard let cache else { return }
-        try PathChecks.requireNonEmpty(cache, "--cache")
-        // Plain stat calls: URL arithmetic and FileManager cost a warm run a fifth of a millisecond here.
-        let slash = cache.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let folderPath = slash.map { $0 == cache.startIndex ? "/" : String(cache[..<$0]) } ?? "."
-        var info = stat()
-        guard stat(folderPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            let folder = URL(fileURLWithPath: cache).deletingLastPathComponent().path
-            throw ValidationError("--cache \(cache): the folder \(folder) does not exist")
-        }
-        if stat(cache, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw ValidationError("--cache \(cache) is a folder; give the path of the store's file")
-        }
-        // Another program's database or a text file given by mistake is refused before
-        // anything renders, and left as it is. Other problems only cost the disk tier.
-        do { try DiskCache.checkStoreFile(atPath: cache) } catch let error as DiskCacheError where error.isNotAStore {
-            throw ValidationError("--cache: \(error.message)")
-        } catch {
-            // Anything else is reported once, when the store is opened, and rendering goes on.
-        }
+    }
+
+    /// Exits with status 1 after a run whose remote cache failed, with `--remote-required`.
+    package func requireRemote(_ remote: RemoteCacheStatistics?) throws {
+        guard remoteRequired, let remote, remote.hasFailures else { return }
+        throw ExitStatus.partialFailure
     }
 
     /// Bytes of decoded renders a batch keeps in memory.
-    package static let batchMemoryLimit = 64 << 20
+    package static let batchMemoryLimit = StoreOptions.batchMemoryLimit
 
     /// Whether a run will probably draw most of its outputs: without a store, or with a store
     /// that does not exist yet (a first run).
@@ -90,7 +79,7 @@ package struct CacheOptions: ParsableArguments {
     }
 
     /// Whether the disk store's file exists.
-    private var storeExists: Bool { FileManager.default.fileExists(atPath: cache ?? DiskCache.defaultURL.path) }
+    private var storeExists: Bool { store.storeExists }
 
     /// The cache, made on another thread from now, when its store already exists (see
     /// `BackgroundValue`); nil when there is none yet (it is made, and the store created, only
@@ -110,7 +99,7 @@ package struct CacheOptions: ParsableArguments {
     }
 
     /// Whether outputs already written and unchanged may be left alone.
-    package var reusesUpToDateOutputs: Bool { !noCache }
+    package var reusesUpToDateOutputs: Bool { store.reusesUpToDateOutputs }
 
     /// The rasterizer a batch renders with, made when the first output needs rendering: renders
     /// come from and go to the disk store at `--cache` (or the default store), unless `--no-cache`,
@@ -125,21 +114,7 @@ package struct CacheOptions: ParsableArguments {
     /// `--no-cache` (a store that cannot be opened is reported once and left out), and the remote
     /// store when one is given.
     package func makeCache(memoryLimit: Int = Self.batchMemoryLimit) -> RasterCache {
-        // A batch writes each output once: memory serves renders outputs share (nested
-        // components, identical SVGs, one render in two formats), mostly close together in the
-        // batch's order; everything else is in the store. A run without a store must not hold
-        // every output it made either, so the limit stays well below the machine's memory.
-        if noCache { return RasterCache(memoryLimit: memoryLimit) }
-        let remote = makeRemote()
-        let remoteOptions = Self.remoteOptions
-        do {
-            let disk = try cache.map { try DiskCache(at: URL(fileURLWithPath: $0)) } ?? DiskCache.default
-            return RasterCache(memoryLimit: memoryLimit, disk: disk, remote: remote, remoteOptions: remoteOptions)
-        } catch {
-            let message = "rasterkit: warning: rendering without the render cache, which cannot be used: \(error)\n"
-            FileHandle.standardError.write(Data(message.utf8))
-            return RasterCache(memoryLimit: memoryLimit, remote: remote, remoteOptions: remoteOptions)
-        }
+        store.makeCache(memoryLimit: memoryLimit, remote: makeRemote(), remoteOptions: Self.remoteOptions, tool: "rasterkit")
     }
 
     /// The remote tier's options: objects signed with `RASTERKIT_REMOTE_CACHE_KEY` when it is set.

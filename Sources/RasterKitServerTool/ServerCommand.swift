@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RasterKit
+import RasterKitArguments
 import RasterKitCommandOptions
 import RasterKitServer
 
