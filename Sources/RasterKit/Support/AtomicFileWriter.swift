@@ -13,6 +13,13 @@ package enum AtomicFileWriter {
         var operation: String
         var reason: String
 
+        /// Could not `operation` the file or folder at `path`, because of `reason`.
+        package init(path: String, operation: String, reason: String) {
+            self.path = path
+            self.operation = operation
+            self.reason = reason
+        }
+
         package var description: String { "cannot \(operation) '\(path)': \(reason)" }
     }
 
@@ -96,7 +103,7 @@ package enum AtomicFileWriter {
 
     /// Writes all of `data` to `descriptor` (`path` names it in the error), retrying
     /// interrupted and short writes.
-    static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(WriteError) {
+    package static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(WriteError) {
         var written = 0
         let writeError: WriteError? = data.withUnsafeBytes { bytes in
             while written < bytes.count {
@@ -113,7 +120,7 @@ package enum AtomicFileWriter {
     }
 
     /// Whether the open regular file `descriptor` holds exactly `data`, read from its start.
-    static func fileHolds(_ data: Data, descriptor: Int32) -> Bool {
+    package static func fileHolds(_ data: Data, descriptor: Int32) -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else {
             return false
@@ -143,7 +150,7 @@ package enum AtomicFileWriter {
         return kind == "a regular file" ? nil : kind
     }
 
-    static func kind(of info: stat) -> String {
+    package static func kind(of info: stat) -> String {
         switch info.st_mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a folder"
@@ -208,7 +215,7 @@ package enum AtomicFileWriter {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func failure(_ destination: String, _ operation: String) -> WriteError {
+    package static func failure(_ destination: String, _ operation: String) -> WriteError {
         WriteError(path: destination, operation: operation, reason: String(cString: strerror(errno)))
     }
 }

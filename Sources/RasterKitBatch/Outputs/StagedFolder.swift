@@ -1,4 +1,5 @@
 import Foundation
+import RasterKit
 
 /// A new folder built under a hidden name beside where it belongs, then published with one
 /// rename: readers see no folder, then all of it, never some of its files.

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKit
 import Synchronization
 
 /// Writes many files below one root folder, each atomically, through descriptors of the folders
