@@ -40,6 +40,7 @@ final class ReadMostlyLock: @unchecked Sendable {
     }
 
     /// Runs `body` with shared access: other readers may run at the same time, writers may not.
+    /// Not reentrant: a read inside a read waits for a writer that waits for the outer read.
     @inline(__always)
     func withReadLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         let mark = readers + ThreadStripe.current &* stride
