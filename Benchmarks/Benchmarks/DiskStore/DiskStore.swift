@@ -54,7 +54,9 @@ final class StoreFixture: @unchecked Sendable {
         var keys: [CacheKey] = [], images: [RasterImage] = [], pngs: [Data] = []
         for index in 0..<10_000 {
             let blob = Blob(index: index)
-            keys.append(try rasterizer.cacheKey(for: blob, size: Size(32)))
+            // A Blob's state (one Int) always keys; a failure here is a bug in the fixture.
+            guard let key = try? rasterizer.cacheKey(for: blob, size: Size(32)) else { fatalError("Blob \(index) has no key") }
+            keys.append(key)
             let image = (try? rasterizer.image(for: blob, size: Size(32))) ?? images.last!
             images.append(image)
             pngs.append((try? image.pngData(compression: .fast)) ?? Data())
