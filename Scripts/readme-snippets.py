@@ -9,8 +9,9 @@ block stops compiling.
 A block becomes Tests/ReadmeSnippetTests/Generated/README_<section>_<n>.swift; one that imports
 SnapshotTesting is compiled only with the package trait of that name on (as the Makefile builds).
 Its `import` lines come first; its declarations (types, extensions, functions, tests)
-stay at file scope; its statements become the body of an `async throws` function, as a reader
-would paste them into one. A block that continues an earlier one says so in its first comment and
+stay at file scope; its statements become the body of a `throws` function, as a reader
+would paste them into one (`async throws` when they `await`: in an async function Swift picks an
+API's async overload, so synchronous code must be checked in a synchronous one). A block that continues an earlier one says so in its first comment and
 finds what it names in Tests/ReadmeSnippetTests/ReadmeContext.swift (the `rasterizer`, `badge` and
 `size` of "A component", for instance).
 
@@ -80,7 +81,8 @@ def swift_file(name, line, code, trait=None):
     if declarations:
         out += declarations + [""]
     if any(l.strip() for l in statements):
-        out += [f"func readme_{name}() async throws {{"]
+        effects = "async throws" if any(re.search(r"\bawait\b", l.split("//")[0]) for l in statements) else "throws"
+        out += [f"func readme_{name}() {effects} {{"]
         out += [("    " + l) if l.strip() else "" for l in statements]
         out += ["}", ""]
     if trait:

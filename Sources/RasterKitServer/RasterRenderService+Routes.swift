@@ -23,7 +23,7 @@ extension RasterRenderService {
             // A size the manifest lists keeps its caps; another size is drawn with the first's caps.
             let size = query.size ?? component.sizes.first?.size
             guard let size else { throw .badRequest("component '\(name)' has no size in the manifest: add size=WxH") }
-            let request = RenderRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(query.appearance)/\(RenderQuery.format(size))@\(query.scale)",
+            let request = ServedRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(query.appearance)/\(RenderQuery.format(size))@\(query.scale)",
                                         size: size, query: query, format: format, http: request) {
                 let spec = component.sizes.first { $0.size == size }
                     ?? Manifest.ComponentSize(size: size, capInsets: component.sizes.first?.capInsets)
@@ -47,7 +47,7 @@ extension RasterRenderService {
             guard icons.files[name] != nil else { throw .notFound("no icon named '\(name)'") }
             guard let size = query.size else { throw .badRequest("give the icon's size: size=N or size=WxH") }
             let tint = query.tint.map { "\($0)" } ?? "-"
-            let request = RenderRequest(catalog: catalog, memoKey: "i/\(name)/\(RenderQuery.format(size))@\(query.scale)/\(tint)",
+            let request = ServedRequest(catalog: catalog, memoKey: "i/\(name)/\(RenderQuery.format(size))@\(query.scale)/\(tint)",
                                         size: size, query: query, format: format, http: request) { () throws(RequestError) -> any Rasterizable in
                 let document: SVGDocument?
                 do { document = try icons.document(named: name) } catch {

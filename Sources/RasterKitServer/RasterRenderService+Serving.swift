@@ -7,7 +7,7 @@ extension RasterRenderService {
     /// The response for a render request: 304 when the client has it (decided from the key
     /// alone, before any store is read or anything drawn), else its bytes from the encoded cache,
     /// else rendered through the bounded queue and the rasterizer's tiers.
-    func serve(_ render: RenderRequest) async throws(RequestError) -> Response {
+    func serve(_ render: ServedRequest) async throws(RequestError) -> Response {
         let query = render.query, size = render.size, format = render.format
         try query.checkPixels(of: size, configuration: configuration)
         // The component is made (and its key hashed) only when this request was not seen before,
@@ -84,7 +84,7 @@ extension RasterRenderService {
             metrics.recordDraw(ContinuousClock.now - start)
             return (ByteBuffer(bytes: document), .drawn)
         }
-        let rendered = try await rasterizer.render(component, size: size, scale: scale, priority: .urgent)
+        let rendered = try await rasterizer.render(RenderRequest(component, size: size, scale: scale, priority: .urgent))
         if rendered.origin == .drawn || rendered.origin == .fallback { metrics.recordDraw(ContinuousClock.now - start) }
         guard let encoder = format.encoder else { throw RequestError(.internalServerError, "no encoder for .\(format.fileExtension)") }
         let image = rendered.image

@@ -65,7 +65,7 @@ import Testing
         #expect(try run.json()["removed"] as? Int == 1)
         #expect(!disk.contains(key))
         #expect(disk.contains(rasterizer.key(for: CachedTile(number: 2), size: size)))
-        #expect(try rasterizer.render(CachedTile(number: 1), size: size).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(CachedTile(number: 1), size: size)).origin == .drawn)
         try disk.close()
         #expect(try rasterkit("cache", "remove", "--cache", path, "--key", key.digest, "--json").json()["removed"] as? Int == 1)
         #expect(try entries(path) == 4)

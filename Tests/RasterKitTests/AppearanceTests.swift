@@ -30,8 +30,7 @@ import Testing
 
     static func render(_ component: Manifest.Component, _ state: String, _ appearance: Appearance) throws -> RasterImage {
         let resolved = try #require(component.states(in: appearance).first { $0.name == state })
-        return try Rasterizer().render(component.renderable(resolved, at: component.sizes[0]), size: component.sizes[0].size,
-                                       scale: 1).image
+        return try Rasterizer().image(for: component.renderable(resolved, at: component.sizes[0]), size: component.sizes[0].size, scale: 1)
     }
 
     @Test func overridesApplyInnermostFirstAndTheRestKeepsItsLightValue() throws {

@@ -29,14 +29,14 @@ struct ShortLived: Rasterizable {
 
         fixture.clock.advance(by: 99)
         let disk = try fixture.open(lifetime: 100)
-        #expect(try Rasterizer(cache: RasterCache(disk: disk)).render(component, size: Size(4)).origin == .disk)
+        #expect(try Rasterizer(cache: RasterCache(disk: disk)).render(RenderRequest(component, size: Size(4))).origin == .disk)
 
         fixture.clock.advance(by: 2)
         let key = first.key(for: component, size: Size(4))
         #expect(!disk.contains(key) && disk.image(for: key) == nil && disk.pngData(for: key) == nil)
         #expect(try disk.statistics.expiredCount == 1)
         let later = Rasterizer(cache: RasterCache(disk: disk))
-        #expect(try later.render(component, size: Size(4)).origin == .drawn)
+        #expect(try later.render(RenderRequest(component, size: Size(4))).origin == .drawn)
         #expect(component.draws.count == 2)
         try disk.flush()
         // The redraw replaced the expired entry: one entry, fresh again.

@@ -62,7 +62,7 @@ struct CappedPanel: Rasterizable {
 
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        let rendered = try rasterizer.render(panel, size: Size(12), scale: 2)
+        let rendered = try rasterizer.render(RenderRequest(panel, size: Size(12), scale: 2))
         #expect(rendered.origin == .drawn && panel.draws.count == 2)
         #expect(rendered.image.scale == 2 && rendered.image.capInsets == EdgeInsets(all: 3))
         #expect(try disk.statistics.integrityFailures == 1)
@@ -70,7 +70,7 @@ struct CappedPanel: Rasterizable {
         try disk.flush()
         // The redraw replaced it.
         let later = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        let again = try later.render(panel, size: Size(12), scale: 2)
+        let again = try later.render(RenderRequest(panel, size: Size(12), scale: 2))
         #expect(again.origin == .disk && again.image.scale == 2 && again.image.capInsets == EdgeInsets(all: 3))
     }
 
@@ -110,8 +110,8 @@ struct CappedPanel: Rasterizable {
 
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        #expect(try rasterizer.render(first, size: Size(12), scale: 2).origin == .drawn)
-        #expect(try rasterizer.render(second, size: Size(12), scale: 2).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(first, size: Size(12), scale: 2)).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(second, size: Size(12), scale: 2)).origin == .drawn)
         #expect(first.draws.count == 2 && second.draws.count == 2)
         #expect(try disk.statistics.integrityFailures == 2)
         #expect(fixture.log.warnings.filter { $0.contains("checksum") }.count == 2)
@@ -128,7 +128,7 @@ struct CappedPanel: Rasterizable {
 
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        #expect(try rasterizer.render(panel, size: Size(12), scale: 2).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(panel, size: Size(12), scale: 2)).origin == .drawn)
         #expect(try disk.statistics.integrityFailures == 0 && fixture.log.warnings.isEmpty)
     }
 
@@ -147,6 +147,6 @@ struct CappedPanel: Rasterizable {
         _ = try rasterizer.image(for: panel, size: Size(12), scale: 2)
         try disk.close()
         let later = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        #expect(try later.render(panel, size: Size(12), scale: 2).origin == .disk)
+        #expect(try later.render(RenderRequest(panel, size: Size(12), scale: 2)).origin == .disk)
     }
 }

@@ -20,10 +20,10 @@ struct OtherStored: Rasterizable {
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         var counted = "", other = ""
         for label in ["q0", "q1", "q2"] {
-            counted = try rasterizer.render(Counted(label: label, draws: Counter()), size: Size(4)).key.typeName
+            counted = try rasterizer.render(RenderRequest(Counted(label: label, draws: Counter()), size: Size(4))).key.typeName
             fixture.clock.advance(by: 10)
         }
-        for number in 0..<2 { other = try rasterizer.render(OtherStored(number: number), size: Size(4)).key.typeName }
+        for number in 0..<2 { other = try rasterizer.render(RenderRequest(OtherStored(number: number), size: Size(4))).key.typeName }
         return (disk, counted, other)
     }
 

@@ -110,7 +110,7 @@ import RasterKitTestSupport
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         _ = try rasterizer.image(for: Counted(label: "before", draws: Counter()), size: Size(4))
         try disk.close()
-        #expect(try rasterizer.render(Counted(label: "after", draws: Counter()), size: Size(4)).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(Counted(label: "after", draws: Counter()), size: Size(4))).origin == .drawn)
         try rasterizer.cache.flush()
         // What was pending when it closed was written.
         #expect(try fixture.open().statistics.count == 1)
@@ -122,8 +122,8 @@ import RasterKitTestSupport
         try cache.flush()
         let rasterizer = Rasterizer(cache: cache)
         let component = Counted(label: "memory", draws: Counter())
-        #expect(try rasterizer.render(component, size: Size(4)).origin == .drawn)
-        #expect(try rasterizer.render(component, size: Size(4)).origin == .memory)
+        #expect(try rasterizer.render(RenderRequest(component, size: Size(4))).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(component, size: Size(4))).origin == .memory)
         let statistics = rasterizer.statistics
         #expect(statistics.memoryHits == 1 && statistics.draws == 1 && statistics.diskHits == 0)
         #expect(cache.memory.statistics.hits == 1 && cache.memory.statistics.count == 1)

@@ -22,7 +22,7 @@ import RasterKitTestSupport
         #expect(fixture.log.warnings.first.map { $0.contains("moved") && $0.contains(reason) } == true, "\(fixture.log.warnings)")
         let component = Counted(label: "after recovery", draws: Counter())
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        #expect(try rasterizer.render(component, size: Size(4)).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(component, size: Size(4))).origin == .drawn)
         try disk.flush()
         #expect(disk.contains(rasterizer.key(for: component, size: Size(4))))
     }
@@ -131,7 +131,7 @@ import RasterKitTestSupport
         var fromDisk = 0
         for index in 0..<entries {
             let component = Counted(label: "e\(index)", draws: Counter())
-            let rendered = try rasterizer.render(component, size: Size(16))
+            let rendered = try rasterizer.render(RenderRequest(component, size: Size(16)))
             if rendered.origin == .disk { fromDisk += 1 }
             #expect(rendered.image.pixel(x: 8, y: 8) == RGBA8(red: 255, green: 0, blue: 0, alpha: 255))
         }
@@ -284,7 +284,7 @@ import RasterKitTestSupport
         let draws = Counter()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         for index in 0..<3 {
-            #expect(try rasterizer.render(Counted(label: "e\(index)", draws: draws), size: Size(16)).origin == .disk)
+            #expect(try rasterizer.render(RenderRequest(Counted(label: "e\(index)", draws: draws), size: Size(16))).origin == .disk)
         }
         #expect(draws.count == 0)
         #expect(disk.store.openedPool == nil, "lookups alone open no pool")
@@ -295,7 +295,7 @@ import RasterKitTestSupport
 
         let again = try fixture.open()
         let rendering = Rasterizer(cache: RasterCache(disk: again))
-        #expect(try rendering.render(Counted(label: "new", draws: draws), size: Size(16)).origin == .drawn)
+        #expect(try rendering.render(RenderRequest(Counted(label: "new", draws: draws), size: Size(16))).origin == .drawn)
         try again.flush()
         #expect(again.store.openedPool != nil, "a write opens the pool")
         #expect(again.contains(rendering.key(for: Counted(label: "new", draws: draws), size: Size(16))))
@@ -333,7 +333,7 @@ import RasterKitTestSupport
 
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        let rendered = try rasterizer.render(component, size: Size(6))
+        let rendered = try rasterizer.render(RenderRequest(component, size: Size(6)))
         #expect(rendered.origin == .drawn && component.draws.count == 2)
         #expect(rendered.image.pixel(x: 2, y: 2) == RGBA8(red: 255, green: 0, blue: 0, alpha: 255))
         #expect(try disk.statistics.decodeFailures == 1)
@@ -341,7 +341,7 @@ import RasterKitTestSupport
         try disk.flush()
         // The redraw replaced it: a new process is served from disk again.
         let later = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        #expect(try later.render(component, size: Size(6)).origin == .disk)
+        #expect(try later.render(RenderRequest(component, size: Size(6))).origin == .disk)
     }
 
     @Test func aPathThatIsADirectoryIsATypedError() throws {
@@ -404,7 +404,7 @@ import RasterKitTestSupport
         let disk = try fixture.open(options: options)
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         for index in 0..<20 {
-            let rendered = try rasterizer.render(TinyNoise(seed: index), size: Size(32), scale: 2)
+            let rendered = try rasterizer.render(RenderRequest(TinyNoise(seed: index), size: Size(32), scale: 2))
             #expect(rendered.origin == .drawn)
         }
         let error = try #require(throws: DiskCacheError.self) { try rasterizer.cache.flush() }
@@ -413,8 +413,8 @@ import RasterKitTestSupport
         // One warning, however many batches failed (issue 24, finding 4).
         #expect(fixture.log.warnings.filter { $0.contains("cannot write") }.count == 1, "\(fixture.log.warnings)")
         // Still served from memory, and later renders still work.
-        #expect(try rasterizer.render(TinyNoise(seed: 0), size: Size(32), scale: 2).origin == .memory)
-        #expect(try rasterizer.render(TinyNoise(seed: 99), size: Size(32), scale: 2).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(TinyNoise(seed: 0), size: Size(32), scale: 2)).origin == .memory)
+        #expect(try rasterizer.render(RenderRequest(TinyNoise(seed: 99), size: Size(32), scale: 2)).origin == .drawn)
         try? rasterizer.cache.flush()
         #expect(try disk.statistics.pendingWrites == 0)
     }
@@ -438,7 +438,7 @@ import RasterKitTestSupport
         }.start()
         #expect(Gate.wait { locked.count == 1 })
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        #expect(try rasterizer.render(Counted(label: "blocked", draws: Counter()), size: Size(4)).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(Counted(label: "blocked", draws: Counter()), size: Size(4))).origin == .drawn)
         let error = try #require(throws: DiskCacheError.self) { try disk.flush() }
         #expect(error.primaryResultCode == 5, "\(error)")
         release.open()
@@ -467,7 +467,7 @@ import RasterKitTestSupport
         }.start()
         #expect(Gate.wait { locked.count == 1 })
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        #expect(try rasterizer.render(Counted(label: "delayed", draws: Counter()), size: Size(4)).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(Counted(label: "delayed", draws: Counter()), size: Size(4))).origin == .drawn)
         try disk.flush()
         #expect(try disk.statistics.writeFailures == 0)
         #expect(try disk.statistics.count == 1)

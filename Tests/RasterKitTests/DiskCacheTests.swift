@@ -111,13 +111,13 @@ struct StoredPanel: Rasterizable {
         // A new disk cache and rasterizer on the same file, as after a restart.
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
         for (component, original) in zip(components, originals) {
-            let rendered = try rasterizer.render(component, size: size, scale: 2)
+            let rendered = try rasterizer.render(RenderRequest(component, size: size, scale: 2))
             #expect(rendered.origin == .disk)
             #expect(rendered.image.scale == 2 && rendered.image.pixelWidth == 48)
             #expect(rendered.image.allPixels == original.allPixels)
         }
         #expect(components.allSatisfy { $0.draws.count == 1 }, "drawn by the first rasterizer only")
-        #expect(try rasterizer.render(components[0], size: size, scale: 2).origin == .memory)
+        #expect(try rasterizer.render(RenderRequest(components[0], size: size, scale: 2)).origin == .memory)
         let statistics = rasterizer.statistics
         #expect(statistics.draws == 0 && statistics.diskHits == 3)
         #expect(statistics.memoryHits == 1 && rasterizer.cache.memory.statistics.hits == 1)
@@ -129,7 +129,7 @@ struct StoredPanel: Rasterizable {
         let panel = StoredPanel(tint: .red, draws: Counter())
         let drawn = try Rasterizer(cache: RasterCache(disk: try fixture.open())).image(for: panel, size: Size(width: 80, height: 30), scale: 3)
         let disk = try fixture.open()
-        let rendered = try Rasterizer(cache: RasterCache(disk: disk)).render(panel, size: Size(width: 200, height: 30), scale: 3)
+        let rendered = try Rasterizer(cache: RasterCache(disk: disk)).render(RenderRequest(panel, size: Size(width: 200, height: 30), scale: 3))
         #expect(rendered.origin == .disk && panel.draws.count == 1)
         #expect(rendered.image.capInsets == EdgeInsets(top: 4, left: 6, bottom: 4, right: 6))
         #expect(rendered.image.scale == 3 && rendered.image.allPixels == drawn.allPixels)
@@ -224,7 +224,7 @@ struct StoredPanel: Rasterizable {
         defer { fixture.remove() }
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
-        let rendered = try rasterizer.render(Counted(label: "described", draws: Counter()), size: Size(width: 10, height: 6), scale: 2)
+        let rendered = try rasterizer.render(RenderRequest(Counted(label: "described", draws: Counter()), size: Size(width: 10, height: 6), scale: 2))
         fixture.clock.advance(by: 100)
         let entries = try disk.entries(typeName: rendered.key.typeName)
         let entry = try #require(entries.first { $0.digest == rendered.key.digest })

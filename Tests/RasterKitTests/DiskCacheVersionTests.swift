@@ -110,7 +110,7 @@ struct VersionedFrame: Rasterizable {
         try disk.flush()
         #expect(!disk.contains(key), "the outdated entry was deleted")
         // The rasterizer draws it again, and stores the new render.
-        #expect(try rasterizer.render(box, size: Size(8)).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(box, size: Size(8))).origin == .drawn)
         try disk.flush()
         #expect(try disk.entries(typeName: Self.boxName).first?.children == [ComponentVersion(typeName: Self.leafName, renderVersion: 2)])
 

@@ -29,7 +29,7 @@ import RasterKitTestSupport
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         let primary = Flaky(name: "photo", failing: Flag(true), attempts: Counter())
         let avatar = primary.fallback(Swatch(color: .blue))
-        let rendered = try rasterizer.render(avatar, size: size, scale: 2)
+        let rendered = try rasterizer.render(RenderRequest(avatar, size: size, scale: 2))
         #expect(rendered.origin == .fallback)
         #expect(rendered.image == (try rasterizer.image(for: Swatch(color: .blue), size: size, scale: 2)))
         #expect(rendered.image.pixelWidth == 48 && rendered.image.pixelHeight == 32)
@@ -56,24 +56,24 @@ import RasterKitTestSupport
         let attempts = Counter()
         let avatar = Flaky(name: "photo", failing: failing, attempts: attempts).fallback(Swatch(color: .blue), retryAfter: 0.5)
         for _ in 0..<5 {
-            #expect(try rasterizer.render(avatar, size: size, scale: 1).origin == .fallback)
+            #expect(try rasterizer.render(RenderRequest(avatar, size: size, scale: 1)).origin == .fallback)
         }
         #expect(attempts.count == 1)
         #expect(rasterizer.statistics.fallbacks == 5)
 
         // Still failing after the interval: tried once more, then left alone again.
         Thread.sleep(forTimeInterval: 0.6)
-        #expect(try rasterizer.render(avatar, size: size, scale: 1).origin == .fallback)
-        #expect(try rasterizer.render(avatar, size: size, scale: 1).origin == .fallback)
+        #expect(try rasterizer.render(RenderRequest(avatar, size: size, scale: 1)).origin == .fallback)
+        #expect(try rasterizer.render(RenderRequest(avatar, size: size, scale: 1)).origin == .fallback)
         #expect(attempts.count == 2)
 
         // Recovered: the next attempt after the interval draws it, and it is cached from then on.
         failing.value = false
         Thread.sleep(forTimeInterval: 0.6)
-        let recovered = try rasterizer.render(avatar, size: size, scale: 1)
+        let recovered = try rasterizer.render(RenderRequest(avatar, size: size, scale: 1))
         #expect(recovered.origin == .drawn && recovered.fallbackError == nil)
         #expect(recovered.image.pixel(x: 3, y: 3).green == 255)
-        #expect(try rasterizer.render(avatar, size: size, scale: 1).origin == .memory)
+        #expect(try rasterizer.render(RenderRequest(avatar, size: size, scale: 1)).origin == .memory)
         #expect(attempts.count == 3)
     }
 
@@ -85,8 +85,8 @@ import RasterKitTestSupport
         let secondaryDraws = Counter()
         let primary = Flaky(name: "ok", failing: Flag(false), attempts: Counter())
         let avatar = primary.fallback(Swatch(color: .blue, draws: secondaryDraws))
-        #expect(try rasterizer.render(avatar, size: size, scale: 2).origin == .drawn)
-        #expect(try rasterizer.render(avatar, size: size, scale: 2).origin == .memory)
+        #expect(try rasterizer.render(RenderRequest(avatar, size: size, scale: 2)).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(avatar, size: size, scale: 2)).origin == .memory)
         try rasterizer.cache.flush()
         #expect(disk.contains(rasterizer.key(for: primary, size: size, scale: 2)))
         #expect(!disk.contains(rasterizer.key(for: avatar, size: size, scale: 2)))
@@ -102,9 +102,9 @@ import RasterKitTestSupport
         // A file that is not there, read inside draw.
         let missing = MissingFile(path: "/nonexistent/rasterkit/photo.png")
         let renders = [
-            try rasterizer.render(badSVG.fallback(Swatch(color: .blue)), size: size, scale: 2),
-            try rasterizer.render(tooLarge.fallback(Swatch(color: .blue)), size: size, scale: 2),
-            try rasterizer.render(missing.fallback(Swatch(color: .blue)), size: size, scale: 2),
+            try rasterizer.render(RenderRequest(badSVG.fallback(Swatch(color: .blue)), size: size, scale: 2)),
+            try rasterizer.render(RenderRequest(tooLarge.fallback(Swatch(color: .blue)), size: size, scale: 2)),
+            try rasterizer.render(RenderRequest(missing.fallback(Swatch(color: .blue)), size: size, scale: 2)),
         ]
         for rendered in renders {
             #expect(rendered.origin == .fallback)
@@ -131,13 +131,13 @@ import RasterKitTestSupport
         let rasterizer = Rasterizer()
         let failing = Flag(true)
         let card = Card(avatar: Flaky(name: "p", failing: failing, attempts: Counter()).fallback(Swatch(color: .blue), retryAfter: 0.3))
-        let first = try rasterizer.render(card, size: size, scale: 1)
+        let first = try rasterizer.render(RenderRequest(card, size: size, scale: 1))
         #expect(first.origin == .fallback && first.fallbackError != nil)
         #expect(first.image.pixel(x: 6, y: 6).blue == 255)
-        #expect(try rasterizer.render(card, size: size, scale: 1).origin == .fallback)
+        #expect(try rasterizer.render(RenderRequest(card, size: size, scale: 1)).origin == .fallback)
         failing.value = false
         Thread.sleep(forTimeInterval: 0.4)
-        let recovered = try rasterizer.render(card, size: size, scale: 1)
+        let recovered = try rasterizer.render(RenderRequest(card, size: size, scale: 1))
         #expect(recovered.origin == .drawn)
         #expect(recovered.image.pixel(x: 6, y: 6).green == 255)
     }
@@ -176,14 +176,14 @@ import RasterKitTestSupport
         let rasterizer = Rasterizer()
         let pair = Caps(failing: true, color: .red).fallback(Caps(failing: false, color: .blue))
         #expect(pair.capInsets == EdgeInsets(all: 4))
-        let rendered = try rasterizer.render(pair, size: Size(width: 100, height: 30), scale: 2)
+        let rendered = try rasterizer.render(RenderRequest(pair, size: Size(width: 100, height: 30), scale: 2))
         #expect(rendered.origin == .fallback)
         #expect(rendered.image.size == Size(width: 9, height: 9) && rendered.image.capInsets == EdgeInsets(all: 4))
         #expect(try rendered.image.stretched(to: Size(width: 100, height: 30)).pixel(x: 100, y: 30).blue == 255)
         // Different caps: served at the size asked for.
         let mixed = Caps(failing: true, color: .red).fallback(Swatch(color: .blue))
         #expect(mixed.capInsets == nil)
-        let full = try rasterizer.render(mixed, size: Size(width: 100, height: 30), scale: 2)
+        let full = try rasterizer.render(RenderRequest(mixed, size: Size(width: 100, height: 30), scale: 2))
         #expect(full.image.pixelWidth == 200 && full.image.pixelHeight == 60)
     }
 

@@ -35,7 +35,7 @@ import RasterKitTestSupport
         for forged in [try png(width: 48, height: 48), try png(width: 48, height: 48, scale: 2)] {
             remote.replace(name, with: forgedObject(forged, for: key))
             let other = try machine(remote)
-            let rendered = try other.render(component, size: Size(24), scale: 1)
+            let rendered = try other.render(RenderRequest(component, size: Size(24), scale: 1))
             #expect(rendered.origin == .drawn && rendered.image.pixelWidth == 24)
             #expect(other.cache.remoteStatistics?.rejected == 1)
         }
@@ -52,7 +52,7 @@ import RasterKitTestSupport
         header.append(contentsOf: [0, 0, 0x40, 0, 0, 0, 0x40, 0, 8, 6, 0, 0, 0, 0, 0, 0, 0])
         remote.replace(RemoteObjectName(key: key).description, with: forgedObject(header, for: key))
         let rasterizer = try machine(remote, limits: limits)
-        #expect(try rasterizer.render(component, size: Size(24), scale: 1).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(component, size: Size(24), scale: 1)).origin == .drawn)
         #expect(rasterizer.cache.remoteStatistics?.rejected == 1)
         let expected = try ExpectedRender(for: component, size: Size(24), scale: 1, limits: limits)
         #expect(expected.mismatch(try StoredRenderGeometry(png: header)) != nil)
@@ -65,7 +65,7 @@ import RasterKitTestSupport
         remote.replace(RemoteObjectName(key: key).description, with: Data("junk".utf8))
         // Nothing kept in memory, so every request asks the tiers below it.
         let rasterizer = Rasterizer(cache: RasterCache(memoryLimit: 0, remote: remote, respondsToMemoryPressure: false))
-        for _ in 0..<3 { #expect(try rasterizer.render(component, size: Size(8), scale: 1).origin == .drawn) }
+        for _ in 0..<3 { #expect(try rasterizer.render(RenderRequest(component, size: Size(8), scale: 1)).origin == .drawn) }
         #expect(remote.gets.count == 1)
         #expect(rasterizer.cache.remoteStatistics?.rejected == 1)
     }
@@ -77,7 +77,7 @@ import RasterKitTestSupport
         // Far longer than any 8×8 render can be.
         remote.replace(RemoteObjectName(key: key).description, with: Data(count: 8 << 20))
         let rasterizer = try machine(remote)
-        #expect(try rasterizer.render(component, size: Size(8), scale: 1).origin == .drawn)
+        #expect(try rasterizer.render(RenderRequest(component, size: Size(8), scale: 1)).origin == .drawn)
         #expect(rasterizer.cache.remoteStatistics?.lookupFailures.keys.contains { $0.contains("over") } == true)
         #expect(ExpectedRender(pixelSize: (8, 8), scale: 1, capInsets: .some(nil), limits: .default).maximumObjectBytes < 2 << 20)
     }
@@ -96,15 +96,15 @@ import RasterKitTestSupport
         #expect(stored.starts(with: Array("RKS1".utf8)))
         // Another machine with the secret reads it; one with another secret does not.
         let second = try machine(remote, options: signed)
-        #expect(try second.render(component, size: Size(8), scale: 1).origin == .remote)
+        #expect(try second.render(RenderRequest(component, size: Size(8), scale: 1)).origin == .remote)
         var otherSecret = RemoteCacheOptions()
         otherSecret.signingKey = Data("another secret".utf8)
         let third = try machine(remote, options: otherSecret)
-        #expect(try third.render(component, size: Size(8), scale: 1).origin == .drawn)
+        #expect(try third.render(RenderRequest(component, size: Size(8), scale: 1)).origin == .drawn)
         // An unsigned object (one anyone could write) is rejected by a machine with the secret.
         remote.replace(name, with: forgedObject(try png(width: 8, height: 8), for: key))
         let fourth = try machine(remote, options: signed)
-        #expect(try fourth.render(component, size: Size(8), scale: 1).origin == .drawn)
+        #expect(try fourth.render(RenderRequest(component, size: Size(8), scale: 1)).origin == .drawn)
         #expect(fourth.cache.remoteStatistics?.rejected == 1)
         // A signed object moved under another name fails its signature too.
         let seal = RemoteObjectSeal(key: signed.signingKey)
@@ -131,7 +131,7 @@ import RasterKitTestSupport
         }
         try queue.close()
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open(), respondsToMemoryPressure: false))
-        let rendered = try rasterizer.render(component, size: Size(24), scale: 1)
+        let rendered = try rasterizer.render(RenderRequest(component, size: Size(24), scale: 1))
         #expect(rendered.origin == .drawn && rendered.image.pixelWidth == 24)
         #expect(try #require(rasterizer.cache.disk).statistics.decodeFailures == 1)
     }

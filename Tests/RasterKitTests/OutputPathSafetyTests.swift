@@ -77,7 +77,7 @@ import Testing
         try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("sub"), withDestinationURL: victim)
         let render: @Sendable (Rasterizer) throws -> RenderedImage = { rasterizer in
-            try rasterizer.render(SVGImage(try SVGSamples.document(SVGSamples.redSquare)), size: Size(4))
+            try rasterizer.render(RenderRequest(SVGImage(try SVGSamples.document(SVGSamples.redSquare)), size: Size(4)))
         }
         let outputs = [BatchOutput(path: "ok.png", source: "ok", render: render),
                        BatchOutput(path: "sub/x.png", source: "linked", render: render),

@@ -37,7 +37,7 @@ import RasterKitTestSupport
         #expect(outputs[0].plannedFile == PlannedFile(path: "tile.png", key: expected, encoding: "png1"))
         // An output made by a closure has no key to tell before rendering.
         let closure = BatchOutput(path: "x.png", source: "x") { rasterizer in
-            try rasterizer.render(TransferTile(number: 4), size: Size(8), scale: 2)
+            try rasterizer.render(RenderRequest(TransferTile(number: 4), size: Size(8), scale: 2))
         }
         #expect(closure.plannedFile == PlannedFile(path: "x.png"))
     }

@@ -93,7 +93,7 @@ import RasterKitTestSupport
         #expect(rasterizer.statistics.draws == 11)   // the base and ten variants
         #expect(images[9].pixel(x: 0, y: 0).alpha == 0 && images[0].pixel(x: 0, y: 0).alpha == 255)
         // Served from memory afterwards, sync and async alike.
-        let again = try rasterizer.render(base.processed(RasterProcessors.RoundedCorners(radius: 3)), size: size, scale: 2)
+        let again = try rasterizer.renderHere(RenderRequest(base.processed(RasterProcessors.RoundedCorners(radius: 3)), size: size, scale: 2))
         #expect(again.origin == .memory)
         let async = try await rasterizer.image(for: base.processed(RasterProcessors.RoundedCorners(radius: 3)), size: size, scale: 2,
                                               priority: .urgent)
@@ -136,19 +136,19 @@ import RasterKitTestSupport
         let component = Swatch(color: .red, draws: draws)
             .processed(RasterProcessors.Circle(), RasterProcessors.Padding(EdgeInsets(all: 2)))
         let first = Rasterizer(cache: RasterCache(disk: try DiskCache(at: store)))
-        let drawn = try first.render(component, size: size, scale: 2)
+        let drawn = try first.render(RenderRequest(component, size: size, scale: 2))
         #expect(drawn.origin == .drawn)
         #expect(drawn.image.pixelWidth == 68 && drawn.image.pixelHeight == 48)
         try first.cache.flush()
 
         let second = Rasterizer(cache: RasterCache(disk: try DiskCache(at: store)))
-        let served = try second.render(component, size: size, scale: 2)
+        let served = try second.render(RenderRequest(component, size: size, scale: 2))
         #expect(served.origin == .disk)
         #expect(served.image == drawn.image)
         #expect(draws.count == 1)
         #expect(second.statistics.draws == 0)
         // Another variant in the second process finds the base on disk.
-        let other = try second.render(Swatch(color: .red, draws: draws).processed(RasterProcessors.Opacity(0.5)), size: size, scale: 2)
+        let other = try second.render(RenderRequest(Swatch(color: .red, draws: draws).processed(RasterProcessors.Opacity(0.5)), size: size, scale: 2))
         #expect(other.origin == .drawn)
         #expect(draws.count == 1)
     }

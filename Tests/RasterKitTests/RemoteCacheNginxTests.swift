@@ -36,7 +36,7 @@ import RasterKitRemoteCache
 
         let second = try machine(server.writable, disk: secondDisk)
         for (component, image) in zip(components("shared", 6, draws: draws), drawn) {
-            let rendered = try second.render(component, size: Size(10), scale: 2)
+            let rendered = try second.render(RenderRequest(component, size: Size(10), scale: 2))
             #expect(rendered.origin == .remote)
             #expect(try rendered.image.pngData() == image.pngData())
         }
@@ -46,7 +46,7 @@ import RasterKitRemoteCache
         server.stop()
         let restarted = try machine(server.writable, disk: secondDisk)
         for component in components("shared", 6, draws: draws) {
-            #expect(try restarted.render(component, size: Size(10), scale: 2).origin == .disk)
+            #expect(try restarted.render(RenderRequest(component, size: Size(10), scale: 2)).origin == .disk)
         }
     }
 
@@ -60,7 +60,7 @@ import RasterKitRemoteCache
         server.stop()
         let started = Date()
         for component in components("after", 30, draws: draws) {
-            #expect(try rasterizer.render(component, size: Size(8)).origin == .drawn)
+            #expect(try rasterizer.render(RenderRequest(component, size: Size(8))).origin == .drawn)
         }
         #expect(rasterizer.cache.flushUploads(timeout: 10))
         #expect(Date().timeIntervalSince(started) < 5)
@@ -76,7 +76,7 @@ import RasterKitRemoteCache
         let rasterizer = try machine(listener.url, timeout: 0.5)
         let started = Date()
         for component in components("silent", 30, draws: draws) {
-            #expect(try rasterizer.render(component, size: Size(8)).origin == .drawn)
+            #expect(try rasterizer.render(RenderRequest(component, size: Size(8))).origin == .drawn)
         }
         #expect(rasterizer.cache.flushUploads(timeout: 10))
         let elapsed = Date().timeIntervalSince(started)
@@ -104,7 +104,7 @@ import RasterKitRemoteCache
         for (index, damaged) in [flipped, original.prefix(original.count / 2), foreign, Data("not an object".utf8)].enumerated() {
             try damaged.write(to: file)
             let reader = try machine(server.writable)
-            let origin = try reader.render(component, size: Size(8)).origin
+            let origin = try reader.render(RenderRequest(component, size: Size(8))).origin
             #expect(origin == .drawn, "variant \(index)")
             #expect(reader.cache.remoteStatistics?.rejected == 1 && reader.cache.remoteStatistics?.errors == 0,
                     "variant \(index): \(String(describing: reader.cache.remoteStatistics))")
@@ -112,7 +112,7 @@ import RasterKitRemoteCache
             #expect(reader.cache.flushUploads(timeout: 10))
             #expect(try Data(contentsOf: file) == original)
         }
-        #expect(try machine(server.writable).render(component, size: Size(8)).origin == .remote)
+        #expect(try machine(server.writable).render(RenderRequest(component, size: Size(8))).origin == .remote)
     }
 
     @Test func aReadOnlyCacheRefusingPutStillServesReads() throws {
@@ -124,15 +124,15 @@ import RasterKitRemoteCache
         #expect(publisher.cache.flushUploads(timeout: 10))
 
         let reader = try machine(server.readOnly)
-        #expect(try reader.render(Counted(label: "published", draws: draws), size: Size(8)).origin == .remote)
+        #expect(try reader.render(RenderRequest(Counted(label: "published", draws: draws), size: Size(8))).origin == .remote)
         for component in components("local", 5, draws: draws) {
-            #expect(try reader.render(component, size: Size(8)).origin == .drawn)
+            #expect(try reader.render(RenderRequest(component, size: Size(8))).origin == .drawn)
             #expect(reader.cache.flushUploads(timeout: 10))
         }
         let statistics = try #require(reader.cache.remoteStatistics)
         #expect(statistics.isReadOnly && statistics.uploads == 0 && statistics.uploadErrors == 1)
         #expect(statistics.uploadsDropped == 4 && statistics.hits == 1 && statistics.errors == 0)
-        #expect(try reader.render(Counted(label: "published-too", draws: draws), size: Size(8)).origin == .drawn)
+        #expect(try reader.render(RenderRequest(Counted(label: "published-too", draws: draws), size: Size(8))).origin == .drawn)
     }
 
     @Test func concurrentUploadsOfOneKeyLeaveOneIntactObject() throws {
@@ -173,7 +173,7 @@ import RasterKitRemoteCache
         for rasterizer in machines { #expect(rasterizer.cache.flushUploads(timeout: 10)) }
         let third = try machine(server.writable)
         for component in components("both", 8, draws: draws) {
-            #expect(try third.render(component, size: Size(8)).origin == .remote)
+            #expect(try third.render(RenderRequest(component, size: Size(8))).origin == .remote)
         }
     }
 

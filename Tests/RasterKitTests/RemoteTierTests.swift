@@ -81,7 +81,7 @@ final class ManualClock: Sendable {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let second = try machine(remote, fixture: fixture)
-        let rendered = try second.render(component, size: Size(8), scale: 2)
+        let rendered = try second.render(RenderRequest(component, size: Size(8), scale: 2))
         #expect(rendered.origin == .remote && rendered.origin.wasCached)
         #expect(component.draws.count == 1)
         #expect(rendered.image.pixelWidth == drawn.pixelWidth && rendered.image.scale == 2)
@@ -120,7 +120,7 @@ final class ManualClock: Sendable {
         for variant in variants {
             remote.replace(nameA, with: variant)
             let other = try machine(remote)
-            let rendered = try other.render(a, size: Size(8))
+            let rendered = try other.render(RenderRequest(a, size: Size(8)))
             #expect(rendered.origin == .drawn)
             #expect(other.cache.remoteStatistics?.rejected == 1)
             // The redraw's upload replaces the damaged object before the next variant goes in.
@@ -140,7 +140,7 @@ final class ManualClock: Sendable {
         let rasterizer = Rasterizer(cache: RasterCache(memory: MemoryCache(costLimit: 8 << 20), disk: nil, remote: tier))
         let counter = Counter()
         for index in 0..<20 {
-            let rendered = try rasterizer.render(Counted(label: "down-\(index)", draws: counter), size: Size(4))
+            let rendered = try rasterizer.render(RenderRequest(Counted(label: "down-\(index)", draws: counter), size: Size(4)))
             #expect(rendered.origin == .drawn)
         }
         #expect(remote.gets.count == 1 && counter.count == 20)
@@ -152,8 +152,8 @@ final class ManualClock: Sendable {
         // Back up: after the retry interval one probe closes the breaker.
         remote.set(.working)
         clock.advance(31)
-        _ = try rasterizer.render(Counted(label: "up-0", draws: counter), size: Size(4))
-        _ = try rasterizer.render(Counted(label: "up-1", draws: counter), size: Size(4))
+        _ = try rasterizer.render(RenderRequest(Counted(label: "up-0", draws: counter), size: Size(4)))
+        _ = try rasterizer.render(RenderRequest(Counted(label: "up-1", draws: counter), size: Size(4)))
         #expect(remote.gets.count == 3)
         #expect(tier.flush(timeout: 10))
         statistics = tier.statistics
@@ -189,7 +189,7 @@ final class ManualClock: Sendable {
 
         remote.set(.readOnly)
         let reader = try machine(remote)
-        #expect(try reader.render(shared, size: Size(8)).origin == .remote)
+        #expect(try reader.render(RenderRequest(shared, size: Size(8))).origin == .remote)
         let fresh = Counted(label: "local", draws: Counter())
         _ = try reader.image(for: fresh, size: Size(8))
         #expect(reader.cache.flushUploads(timeout: 10))
@@ -198,7 +198,7 @@ final class ManualClock: Sendable {
         let statistics = try #require(reader.cache.remoteStatistics)
         #expect(statistics.isReadOnly && statistics.uploadErrors == 1 && statistics.uploadsDropped == 1)
         #expect(statistics.hits == 1 && statistics.errors == 0)
-        #expect(try reader.render(shared, size: Size(8)).origin == .memory)
+        #expect(try reader.render(RenderRequest(shared, size: Size(8))).origin == .memory)
     }
 
     @Test func manyThreadsRacingOverSharedKeysDrawEachOnceAndUploadItOnce() throws {

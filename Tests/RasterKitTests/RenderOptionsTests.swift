@@ -48,15 +48,15 @@ extension RasterImage {
         defer { fixture.remove() }
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
         let badge = component()
-        let first = try rasterizer.render(badge, size: size, options: .disableMemoryCacheWrites)
+        let first = try rasterizer.render(RenderRequest(badge, size: size, options: .disableMemoryCacheWrites))
         #expect(first.origin == .drawn)
         #expect(!rasterizer.cache.memory.contains(first.key))
         try rasterizer.cache.flush()
         #expect(rasterizer.cache.disk?.contains(first.key) == true)
         // Served from disk, and again not promoted to memory.
-        #expect(try rasterizer.render(badge, size: size, options: .disableMemoryCacheWrites).origin == .disk)
+        #expect(try rasterizer.render(RenderRequest(badge, size: size, options: .disableMemoryCacheWrites)).origin == .disk)
         #expect(!rasterizer.cache.memory.contains(first.key))
-        #expect(try rasterizer.render(badge, size: size).origin == .disk)
+        #expect(try rasterizer.render(RenderRequest(badge, size: size)).origin == .disk)
         #expect(rasterizer.cache.memory.contains(first.key))
         #expect(badge.draws.count == 1)
     }
@@ -64,7 +64,7 @@ extension RasterImage {
     @Test func disableMemoryCacheWritesWithoutADiskDrawsEachTime() throws {
         let rasterizer = Rasterizer()
         let badge = component()
-        for _ in 0..<3 { #expect(try rasterizer.render(badge, size: size, options: [.disableMemoryCacheWrites]).origin == .drawn) }
+        for _ in 0..<3 { #expect(try rasterizer.render(RenderRequest(badge, size: size, options: [.disableMemoryCacheWrites])).origin == .drawn) }
         #expect(badge.draws.count == 3 && rasterizer.cache.memory.statistics.count == 0)
     }
 
@@ -73,14 +73,14 @@ extension RasterImage {
         defer { fixture.remove() }
         let badge = component()
         let memoryOnly = Rasterizer()
-        _ = try memoryOnly.render(badge, size: size)
-        #expect(try memoryOnly.render(badge, size: size, options: .disableMemoryCacheReads).origin == .drawn)
+        _ = try memoryOnly.render(RenderRequest(badge, size: size))
+        #expect(try memoryOnly.render(RenderRequest(badge, size: size, options: .disableMemoryCacheReads)).origin == .drawn)
         #expect(badge.draws.count == 2)
 
         let withDisk = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        _ = try withDisk.render(badge, size: size)
+        _ = try withDisk.render(RenderRequest(badge, size: size))
         try withDisk.cache.flush()
-        #expect(try withDisk.render(badge, size: size, options: .disableMemoryCacheReads).origin == .disk)
+        #expect(try withDisk.render(RenderRequest(badge, size: size, options: .disableMemoryCacheReads)).origin == .disk)
         #expect(badge.draws.count == 3)
     }
 
@@ -89,20 +89,20 @@ extension RasterImage {
         defer { fixture.remove() }
         let badge = component()
         let first = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        _ = try first.render(badge, size: size)
+        _ = try first.render(RenderRequest(badge, size: size))
         try first.cache.flush()
         let second = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        #expect(try second.render(badge, size: size, options: .disableDiskCacheReads).origin == .drawn)
+        #expect(try second.render(RenderRequest(badge, size: size, options: .disableDiskCacheReads)).origin == .drawn)
         #expect(badge.draws.count == 2 && second.statistics.diskHits == 0)
         // Memory still serves it.
-        #expect(try second.render(badge, size: size, options: .disableDiskCacheReads).origin == .memory)
+        #expect(try second.render(RenderRequest(badge, size: size, options: .disableDiskCacheReads)).origin == .memory)
     }
 
     @Test func disableDiskCacheWritesKeepsTheRenderOffDisk() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        let rendered = try rasterizer.render(component(), size: size, options: .disableDiskCacheWrites)
+        let rendered = try rasterizer.render(RenderRequest(component(), size: size, options: .disableDiskCacheWrites))
         try rasterizer.cache.flush()
         #expect(rasterizer.cache.disk?.contains(rendered.key) == false)
         #expect(rasterizer.cache.memory.contains(rendered.key))
@@ -118,13 +118,13 @@ extension RasterImage {
         try rasterizer.cache.flush()
         ink.set(.blue)
         #expect(try rasterizer.image(for: badge, size: size).isRed)  // cached
-        let reloaded = try rasterizer.render(badge, size: size, options: .reloadIgnoringCachedData)
+        let reloaded = try rasterizer.render(RenderRequest(badge, size: size, options: .reloadIgnoringCachedData))
         #expect(reloaded.origin == .drawn && reloaded.image.isBlue)
         #expect(badge.draws.count == 2)
-        #expect(try rasterizer.render(badge, size: size).image.isBlue)
+        #expect(try rasterizer.render(RenderRequest(badge, size: size)).image.isBlue)
         try rasterizer.cache.flush()
         let restarted = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        let fromDisk = try restarted.render(badge, size: size)
+        let fromDisk = try restarted.render(RenderRequest(badge, size: size))
         #expect(fromDisk.origin == .disk && fromDisk.image.isBlue)
     }
 
@@ -134,9 +134,9 @@ extension RasterImage {
         let rasterizer = Rasterizer()
         _ = try rasterizer.image(for: badge, size: size)
         ink.set(.blue)
-        let reloaded = try rasterizer.render(badge, size: size, options: [.reloadIgnoringCachedData, .disableMemoryCacheWrites])
+        let reloaded = try rasterizer.render(RenderRequest(badge, size: size, options: [.reloadIgnoringCachedData, .disableMemoryCacheWrites]))
         #expect(reloaded.image.isBlue)
-        #expect(try rasterizer.render(badge, size: size).image.isRed)
+        #expect(try rasterizer.render(RenderRequest(badge, size: size)).image.isRed)
     }
 
     @Test func cacheOnlyLookupsNeverDraw() throws {
@@ -144,45 +144,33 @@ extension RasterImage {
         defer { fixture.remove() }
         let badge = component()
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
-        #expect {
-            try rasterizer.render(badge, size: size, options: .returnCachedDataDontDraw)
-        } throws: { error in
-            guard case RenderError.notCached(let key)? = error as? RenderError else { return false }
-            return key == rasterizer.key(for: badge, size: size)
-        }
+        #expect(try rasterizer.cachedRender(RenderRequest(badge, size: size)) == nil)
         #expect(badge.draws.count == 0)
-        _ = try rasterizer.render(badge, size: size)
-        #expect(try rasterizer.render(badge, size: size, options: .returnCachedDataDontDraw).origin == .memory)
+        _ = try rasterizer.render(RenderRequest(badge, size: size))
+        let hit = try #require(try rasterizer.cachedRender(RenderRequest(badge, size: size)))
+        #expect(hit.origin == .memory && hit.key == rasterizer.key(for: badge, size: size))
         try rasterizer.cache.flush()
 
         let restarted = Rasterizer(cache: RasterCache(disk: try fixture.open()))
         let key = restarted.key(for: badge, size: size)
-        #expect(try restarted.render(badge, size: size, options: [.returnCachedDataDontDraw, .disableMemoryCacheWrites]).origin == .disk)
+        #expect(try restarted.cachedRender(RenderRequest(badge, size: size, options: .disableMemoryCacheWrites))?.origin == .disk)
         #expect(!restarted.cache.memory.contains(key))
-        #expect(try restarted.render(badge, size: size, options: .returnCachedDataDontDraw).origin == .disk)
+        #expect(try restarted.cachedRender(RenderRequest(badge, size: size))?.origin == .disk)
         #expect(restarted.cache.memory.contains(key))
-        // Memory reads disabled, disk reads disabled: only the other tier counts.
-        #expect(throws: RenderError.self) {
-            try restarted.render(badge, size: size, options: [.returnCachedDataDontDraw, .disableMemoryCacheReads, .disableDiskCacheReads])
-        }
-        #expect(throws: RenderError.self) {
-            try Rasterizer().render(badge, size: size, options: [.returnCachedDataDontDraw, .disableMemoryCacheReads])
-        }
+        // Memory reads disabled: only the disk store counts, and a new rasterizer's has nothing.
+        #expect(try restarted.cachedRender(RenderRequest(badge, size: size, options: .disableDiskCacheReads))?.origin == .memory)
+        #expect(try Rasterizer().cachedRender(RenderRequest(badge, size: size, options: .disableMemoryCacheReads)) == nil)
         #expect(badge.draws.count == 1)
     }
 
-    @Test func optionsNoRequestCanHonourAreATypedError() async throws {
+    @Test func cacheOnlyRequestsThatMayReadNoTierAreATypedError() throws {
         let rasterizer = Rasterizer()
-        for options: RenderOptions in [[.returnCachedDataDontDraw, .reloadIgnoringCachedData],
-                                       [.returnCachedDataDontDraw, .disableMemoryCacheReads, .disableDiskCacheReads]] {
+        for options: RenderOptions in [.reloadIgnoringCachedData, [.disableMemoryCacheReads, .disableDiskCacheReads]] {
             #expect {
-                try rasterizer.render(component(), size: size, options: options)
+                try rasterizer.cachedRender(RenderRequest(component(), size: size, options: options))
             } throws: { error in
                 guard case RenderError.conflictingOptions(let refused, let reason)? = error as? RenderError else { return false }
                 return refused == options && !reason.isEmpty && "\(error)".contains("conflict")
-            }
-            await #expect(throws: RenderError.self) {
-                try await rasterizer.image(for: component(), size: size, priority: .urgent, options: options)
             }
         }
         #expect(rasterizer.statistics.draws == 0)
@@ -195,21 +183,19 @@ extension RasterImage {
         let badge = component(ink: ink)
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
         let key = rasterizer.key(for: badge, size: size)
-        await #expect(throws: RenderError.self) {
-            try await rasterizer.image(for: badge, size: size, priority: .urgent, options: .returnCachedDataDontDraw)
-        }
-        let first = try await rasterizer.render(badge, size: size, priority: .urgent, options: [.disableMemoryCacheWrites, .disableDiskCacheWrites])
+        #expect(try rasterizer.cachedRender(RenderRequest(badge, size: size)) == nil)
+        let first = try await rasterizer.render(RenderRequest(badge, size: size, options: [.disableMemoryCacheWrites, .disableDiskCacheWrites], priority: .urgent))
         #expect(first.origin == .drawn && !rasterizer.cache.memory.contains(key))
         try rasterizer.cache.flush()
         #expect(rasterizer.cache.disk?.contains(key) == false)
-        #expect(try await rasterizer.render(badge, size: size, priority: .urgent).origin == .drawn)
-        #expect(try await rasterizer.render(badge, size: size, priority: .urgent).origin == .memory)
+        #expect(try await rasterizer.render(RenderRequest(badge, size: size, priority: .urgent)).origin == .drawn)
+        #expect(try await rasterizer.render(RenderRequest(badge, size: size, priority: .urgent)).origin == .memory)
         ink.set(.blue)
-        let reloaded = try await rasterizer.render(badge, size: size, priority: .urgent, options: .reloadIgnoringCachedData)
+        let reloaded = try await rasterizer.render(RenderRequest(badge, size: size, options: .reloadIgnoringCachedData, priority: .urgent))
         #expect(reloaded.origin == .drawn && reloaded.image.isBlue)
-        #expect(try await rasterizer.image(for: badge, size: size, priority: .urgent, options: .returnCachedDataDontDraw).isBlue)
+        #expect(try rasterizer.cachedRender(RenderRequest(badge, size: size))?.image.isBlue == true)
         try rasterizer.cache.flush()
-        #expect(try await rasterizer.render(badge, size: size, priority: .urgent, options: .disableMemoryCacheReads).origin == .disk)
+        #expect(try await rasterizer.render(RenderRequest(badge, size: size, options: .disableMemoryCacheReads, priority: .urgent)).origin == .disk)
         #expect(badge.draws.count == 3)
     }
 
@@ -226,7 +212,7 @@ extension RasterImage {
         let origins = try await withThrowingTaskGroup(of: RenderedImage.Origin.self) { group in
             for index in 0..<60 {
                 let options = mixes[index % mixes.count]
-                group.addTask { try await rasterizer.render(badge, size: size, priority: .urgent, options: options).origin }
+                group.addTask { try await rasterizer.render(RenderRequest(badge, size: size, options: options, priority: .urgent)).origin }
             }
             #expect(await eventually { rasterizer.statistics.misses == 60 })
             gate.open()
@@ -245,9 +231,9 @@ extension RasterImage {
         let rasterizer = Rasterizer()
         let gate = Gate()
         let badge = component(gate: gate)
-        let drawing = Task { try await rasterizer.render(badge, size: size, priority: .urgent, options: .disableMemoryCacheWrites) }
+        let drawing = Task { try await rasterizer.render(RenderRequest(badge, size: size, options: .disableMemoryCacheWrites, priority: .urgent)) }
         #expect(await eventually { gate.arrivals == 1 })
-        let joining = Task { try await rasterizer.render(badge, size: size, priority: .urgent) }
+        let joining = Task { try await rasterizer.render(RenderRequest(badge, size: size, priority: .urgent)) }
         #expect(await eventually { rasterizer.statistics.coalesced == 1 })
         gate.open()
         #expect(try await drawing.value.origin == .drawn)
@@ -260,9 +246,9 @@ extension RasterImage {
         let rasterizer = Rasterizer()
         let gate = Gate()
         let badge = component(gate: gate)
-        let running = Task { try await rasterizer.render(badge, size: size, priority: .urgent) }
+        let running = Task { try await rasterizer.render(RenderRequest(badge, size: size, priority: .urgent)) }
         #expect(await eventually { gate.arrivals == 1 })
-        let strict = Task { try await rasterizer.render(badge, size: size, priority: .urgent, options: .disableMemoryCacheReads) }
+        let strict = Task { try await rasterizer.render(RenderRequest(badge, size: size, options: .disableMemoryCacheReads, priority: .urgent)) }
         #expect(await eventually { rasterizer.statistics.coalesced == 1 })
         gate.open()
         #expect(try await running.value.origin == .drawn)
@@ -288,17 +274,17 @@ extension RasterImage {
         let ink = Ink()
         let draws = Counter()
         let held = Gate()
-        let normal = Task { try await rasterizer.render(component(ink: ink, draws: draws, gate: held), size: size, priority: .urgent) }
+        let normal = Task { try await rasterizer.render(RenderRequest(component(ink: ink, draws: draws, gate: held), size: size, priority: .urgent)) }
         #expect(await eventually { held.arrivals == 1 })
         ink.set(.blue)
         // Started after the red draw: never joins it.
-        let reloaded = try rasterizer.render(component(ink: ink, draws: draws), size: size, options: .reloadIgnoringCachedData)
+        let reloaded = try rasterizer.renderHere(RenderRequest(component(ink: ink, draws: draws), size: size, options: .reloadIgnoringCachedData))
         #expect(reloaded.origin == .drawn && reloaded.image.isBlue && draws.count == 2)
         held.open()
         let stale = try await normal.value
         #expect(stale.origin == .drawn && stale.image.isRed)
         // The older draw finished last, but the reload's render is the one kept.
-        #expect(try rasterizer.render(component(ink: ink, draws: draws), size: size).image.isBlue)
+        #expect(try rasterizer.renderHere(RenderRequest(component(ink: ink, draws: draws), size: size)).image.isBlue)
         #expect(draws.count == 2)
     }
 
@@ -307,15 +293,14 @@ extension RasterImage {
         let ink = Ink()
         let draws = Counter()
         let redGate = Gate(), blueGate = Gate()
-        let normal = Task { try await rasterizer.render(component(ink: ink, draws: draws, gate: redGate), size: size, priority: .urgent) }
+        let normal = Task { try await rasterizer.render(RenderRequest(component(ink: ink, draws: draws, gate: redGate), size: size, priority: .urgent)) }
         #expect(await eventually { redGate.arrivals == 1 })
         ink.set(.blue)
         let reload = Task {
-            try await rasterizer.render(component(ink: ink, draws: draws, gate: blueGate), size: size, priority: .urgent,
-                                        options: .reloadIgnoringCachedData)
+            try await rasterizer.render(RenderRequest(component(ink: ink, draws: draws, gate: blueGate), size: size, options: .reloadIgnoringCachedData, priority: .urgent))
         }
         #expect(await eventually { blueGate.arrivals == 1 })
-        let joiner = Task { try await rasterizer.render(component(ink: ink, draws: draws), size: size, priority: .urgent) }
+        let joiner = Task { try await rasterizer.render(RenderRequest(component(ink: ink, draws: draws), size: size, priority: .urgent)) }
         #expect(await eventually { rasterizer.statistics.coalesced == 1 })
         redGate.open()
         #expect(try await normal.value.image.isRed)
@@ -343,10 +328,10 @@ extension RasterImage {
         let blocker = Gate()
         let blocking = Task { try await rasterizer.image(for: component("blocker", gate: blocker), size: size, priority: .urgent) }
         #expect(await eventually { blocker.arrivals == 1 })
-        let queued = Task { try await rasterizer.render(component(ink: ink, draws: draws), size: size, priority: .urgent) }
+        let queued = Task { try await rasterizer.render(RenderRequest(component(ink: ink, draws: draws), size: size, priority: .urgent)) }
         #expect(await eventually { rasterizer.statistics.misses == 2 })
         let reload = Task {
-            try await rasterizer.render(component(ink: ink, draws: draws), size: size, priority: .urgent, options: .reloadIgnoringCachedData)
+            try await rasterizer.render(RenderRequest(component(ink: ink, draws: draws), size: size, options: .reloadIgnoringCachedData, priority: .urgent))
         }
         #expect(await eventually { rasterizer.statistics.coalesced == 1 })
         blocker.open()
@@ -362,10 +347,10 @@ extension RasterImage {
         let badge = component(gate: gate)
         let drawing = Task { try await rasterizer.image(for: badge, size: size, priority: .urgent) }
         #expect(await eventually { gate.arrivals == 1 })
-        #expect(throws: RenderError.self) { try rasterizer.render(badge, size: size, options: .returnCachedDataDontDraw) }
+        #expect(try rasterizer.cachedRender(RenderRequest(badge, size: size)) == nil)
         gate.open()
         _ = try await drawing.value
-        #expect(try rasterizer.render(badge, size: size, options: .returnCachedDataDontDraw).origin == .memory)
+        #expect(try rasterizer.cachedRender(RenderRequest(badge, size: size))?.origin == .memory)
     }
 
     @Test func manyRacingReloadsAndNormalRequestsEndWithTheNewestInk() async throws {
@@ -376,8 +361,8 @@ extension RasterImage {
             for index in 0..<200 {
                 let options: RenderOptions = index % 10 == 0 ? .reloadIgnoringCachedData : []
                 group.addTask {
-                    let image = try await rasterizer.image(for: component(ink: ink, draws: draws), size: size,
-                                                           priority: .urgent, options: options)
+                    let image = try await rasterizer.render(RenderRequest(component(ink: ink, draws: draws), size: size,
+                                                                          options: options)).image
                     #expect(image.isRed || image.isBlue)
                 }
             }
@@ -386,7 +371,7 @@ extension RasterImage {
         // Reloads drew or joined queued renders; normal requests joined or hit memory.
         #expect(draws.count >= 1 && draws.count <= 200)
         ink.set(.blue)
-        _ = try rasterizer.render(component(ink: ink, draws: draws), size: size, options: .reloadIgnoringCachedData)
-        #expect(try rasterizer.render(component(ink: ink, draws: draws), size: size).image.isBlue)
+        _ = try rasterizer.renderHere(RenderRequest(component(ink: ink, draws: draws), size: size, options: .reloadIgnoringCachedData))
+        #expect(try rasterizer.renderHere(RenderRequest(component(ink: ink, draws: draws), size: size)).image.isBlue)
     }
 }

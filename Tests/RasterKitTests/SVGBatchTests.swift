@@ -156,7 +156,7 @@ import RasterKitTestSupport
         let disk = try fixture.open()
         let component = Counted(label: "own encoder", draws: Counter())
         let output = BatchOutput(path: "own.bin", source: "own", encode: { _ in Data("not a png".utf8) }) { rasterizer in
-            try rasterizer.render(component, size: Size(6))
+            try rasterizer.render(RenderRequest(component, size: Size(6)))
         }
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         #expect(BatchRenderer(rasterizer: rasterizer, jobs: 1).run([output], into: out).drawn == 1)
@@ -210,7 +210,7 @@ import RasterKitTestSupport
         try Data("file".utf8).write(to: out.appendingPathComponent("blocked"))
         let image = try TestSupport.solidImage(.red)
         let render: @Sendable (Rasterizer) throws -> RenderedImage = { rasterizer in
-            try rasterizer.render(SVGImage(try S.document(S.redSquare)), size: Size(4))
+            try rasterizer.render(RenderRequest(SVGImage(try S.document(S.redSquare)), size: Size(4)))
         }
         struct EncoderFailure: Error, CustomStringConvertible { var description: String { "encoder gave up" } }
         let outputs = [

@@ -120,16 +120,16 @@ import RasterKitTestSupport
         try S.redSquare.write(to: file)
         let rasterizer = Rasterizer()
 
-        let first = try rasterizer.render(SVGImage(try SVGDocument(contentsOf: file)), size: Size(8))
+        let first = try rasterizer.render(RenderRequest(SVGImage(try SVGDocument(contentsOf: file)), size: Size(8)))
         #expect(first.origin == .drawn)
         // Read again from disk: a new document value, the same bytes.
-        let again = try rasterizer.render(SVGImage(try SVGDocument(contentsOf: file)), size: Size(8))
+        let again = try rasterizer.render(RenderRequest(SVGImage(try SVGDocument(contentsOf: file)), size: Size(8)))
         #expect(again.origin == .memory)
         #expect(again.key == first.key)
 
         try Data(String(decoding: S.redSquare, as: UTF8.self).replacingOccurrences(of: "fill=\"red\"", with: "fill=\"blue\"").utf8)
             .write(to: file)
-        let changed = try rasterizer.render(SVGImage(try SVGDocument(contentsOf: file)), size: Size(8))
+        let changed = try rasterizer.render(RenderRequest(SVGImage(try SVGDocument(contentsOf: file)), size: Size(8)))
         #expect(changed.origin == .drawn)
         #expect(changed.key != first.key)
         #expect(changed.image.pixel(x: 4, y: 4) == S.blue)

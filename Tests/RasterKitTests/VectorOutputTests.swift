@@ -35,7 +35,7 @@ import RasterKitDiff
     static func pngRender(_ manifest: Manifest, _ name: String, scale: Double = 2) throws -> RasterImage {
         let component = try #require(manifest.component(named: name))
         let size = component.sizes[0]
-        let image = try Rasterizer().render(component.renderable(component.states[0], at: size), size: size.size, scale: scale).image
+        let image = try Rasterizer().image(for: component.renderable(component.states[0], at: size), size: size.size, scale: scale)
         return image.capInsets == nil ? image : try image.stretched(to: size.size)
     }
 
@@ -78,8 +78,7 @@ import RasterKitDiff
         let manifest = try fixture.load(Self.manifest)
         let svg = try Self.document(manifest, name, .svg)
         let png = try Self.pngRender(manifest, name)
-        let drawn = try Rasterizer().render(SVGImage(try SVGDocument(data: svg), contentMode: .stretch), size: png.size,
-                                            scale: 2).image
+        let drawn = try Rasterizer().render(RenderRequest(SVGImage(try SVGDocument(data: svg), contentMode: .stretch), size: png.size, scale: 2)).image
         #expect(try Self.difference(png, drawn) < 0.01)
     }
 

@@ -29,7 +29,7 @@ import Testing
                 }.start()
                 done.wait()
                 seen.withLock { $0.append(Seen(worker: WorkerPlacement.processorsOfThisThread(), started: started.withLock { $0 })) }
-                return try rasterizer.render(Counted(label: "\(index)", draws: Counter()), size: Size(4))
+                return try rasterizer.render(RenderRequest(Counted(label: "\(index)", draws: Counter()), size: Size(4)))
             }
         }
         let summary = BatchRenderer(rasterizer: Rasterizer(), jobs: jobs).run(outputs, into: out)

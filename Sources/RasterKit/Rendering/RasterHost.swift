@@ -234,7 +234,7 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
             let result: Result<Rendered, any Error>
             if rasterized {
                 do {
-                    let rendered = try await rasterizer.render(component, size: size, scale: scale, priority: .urgent)
+                    let rendered = try await rasterizer.render(RenderRequest(component, size: size, scale: scale, priority: .urgent))
                     result = .success(Rendered(image: rendered.image, fallbackError: rendered.fallbackError))
                 } catch { result = .failure(error) }
             } else {
@@ -255,7 +255,7 @@ public final class RasterHost<Component: Rasterizable>: Sendable {
 
     private func render(_ component: Component, size: Size, scale: Double, rasterized: Bool) throws -> Rendered {
         guard rasterized else { return try RasterHost.drawLive(component, size: size, scale: scale, rasterizer: rasterizer) }
-        let rendered = try rasterizer.render(component, size: size, scale: scale)
+        let rendered = try rasterizer.render(RenderRequest(component, size: size, scale: scale))
         return Rendered(image: rendered.image, fallbackError: rendered.fallbackError)
     }
 

@@ -1,43 +1,35 @@
 extension Rasterizer {
-    /// The image of `component`, drawn on RasterKit's render threads when it is not cached.
-    /// Concurrent requests for one key share one draw. Cancelling the calling task ends the wait
-    /// with `CancellationError` at once; the draw is cancelled when no request wants it any more.
+    /// The image of `component`, drawn on RasterKit's render threads at `priority` when it is not
+    /// cached: the shorthand of `try await render(RenderRequest(component, size: size, scale:
+    /// scale, priority: priority)).image`, whose memory hit needs only the key's digest.
     public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
                                                priority: RenderPriority) async throws -> RasterImage {
-        // A memory hit needs only the key's digest; a miss is the one asynchronous render.
         _ = try RenderGeometry(for: component, size: size, scale: scale)
         if let image = memoryHit(try CacheKey.digest(for: component, size: size, scale: scale)) { return image }
-        return try await render(component, size: size, scale: scale, priority: priority, options: []).image
+        return try await render(RenderRequest(component, size: size, scale: scale, priority: priority)).image
     }
 
-    /// Like ``image(for:size:scale:priority:)``, with `options` steering how this request uses
-    /// the cache. A ``RenderOptions/returnCachedDataDontDraw`` lookup reads the disk store on
-    /// the calling task rather than queueing.
-    public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
-                                               priority: RenderPriority, options: RenderOptions) async throws -> RasterImage {
-        try await render(component, size: size, scale: scale, priority: priority, options: options).image
-    }
-
-    /// The asynchronous ``render(_:size:scale:options:)``: drawn on RasterKit's render threads
-    /// at `priority` when it is not cached, and says where the image came from.
-    public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1,
-                                                priority: RenderPriority, options: RenderOptions = []) async throws -> RenderedImage {
-        try options.validate()
-        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = try cacheKey(for: component, size: size, scale: scale)
+    /// Serves `request` on RasterKit's render threads at its ``RenderRequest/priority`` when it
+    /// is not cached, and says where the image came from. Concurrent requests for one key share
+    /// one draw. Cancelling the calling task ends the wait with `CancellationError` at once; the
+    /// draw is cancelled when no request wants it any more.
+    ///
+    /// ```swift
+    /// let rendered = try await rasterizer.render(RenderRequest(badge, size: size, scale: 2, priority: .prefetch))
+    /// ```
+    public func render<Component: Rasterizable>(_ request: RenderRequest<Component>) async throws -> RenderedImage {
+        let options = request.options
+        let geometry = try request.geometry()
+        let key = try request.key()
         if options.readTiers.contains(.memory), let image = memoryHit(key.value) {
             return RenderedImage(image: image, key: key, origin: .memory)
         }
         try Task.checkCancellation()
-        if options.contains(.returnCachedDataDontDraw) {
-            let expected = try ExpectedRender(geometry: geometry, scale: scale, composed: component is any ComposedRendering, limits: limits)
-            return try diskOnlyLookup(key, expecting: expected, options: options, environment: nil)
-        }
         counters.count(.misses)
         var joinsRunning = true
         while true {
-            let (job, joined) = scheduler.enqueue(key: key, priority: priority, options: options, joinsRunning: joinsRunning,
-                                                  work: work(for: component, key: key, geometry: geometry, scale: scale))
+            let (job, joined) = scheduler.enqueue(key: key, priority: request.priority, options: options, joinsRunning: joinsRunning,
+                                                  work: work(for: request.component, key: key, geometry: geometry, scale: request.scale))
             if joined { counters.count(.coalesced) }
             let drawn = try await scheduler.result(of: job)
             guard joined else { return RenderedImage(image: drawn.image, key: key, origin: drawn.origin, fallback: drawn.fallback) }

@@ -9,6 +9,7 @@ import Synchronization
 /// let rasterizer = Rasterizer(cache: RasterCache(memoryLimit: 64 << 20))
 /// let image = try rasterizer.image(for: badge, size: Size(width: 120, height: 32), scale: 2)
 /// let later = try await rasterizer.image(for: badge, size: size, scale: 2, priority: .urgent)
+/// let fresh = try rasterizer.render(RenderRequest(badge, size: size, scale: 2, options: .reloadIgnoringCachedData))
 /// ```
 public final class Rasterizer: Sendable {
     /// Components nested deeper than this stop with ``RenderError/nestingTooDeep(typeName:depth:)``.
@@ -65,8 +66,10 @@ public final class Rasterizer: Sendable {
     }
 
     /// The image of `component` at `size` points and `scale`, from the cache or drawn now on the
-    /// calling thread. A nine-slice component drawn at its minimum frame returns that small
-    /// image, carrying its cap insets; `stretched(to:)` gives the full-size pixels.
+    /// calling thread: the shorthand of `try render(RenderRequest(component, size: size, scale:
+    /// scale)).image`, whose memory hit needs only the key's digest. A nine-slice component drawn
+    /// at its minimum frame returns that small image, carrying its cap insets; `stretched(to:)`
+    /// gives the full-size pixels.
     public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1) throws -> RasterImage {
         // A memory hit needs only the key's digest: no names, no description, no draw environment.
         let geometry = try RenderGeometry(for: component, size: size, scale: scale)
@@ -75,13 +78,51 @@ public final class Rasterizer: Sendable {
                                scale: scale, environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory)).image
     }
 
-    /// Like `image(for:size:scale:)`, and also says where the image came from: drawn by this
-    /// call, served from memory or disk, or taken from a draw another request had started.
-    public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1) throws -> RenderedImage {
-        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = try cacheKey(for: component, size: size, scale: scale)
-        return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
-                                        environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory))
+    /// Serves `request` on the calling thread: from the cache, drawn now, or taken from the draw
+    /// another thread started for the same key; the result says which. A synchronous request
+    /// draws at once, so its ``RenderRequest/priority`` is not used.
+    ///
+    /// ```swift
+    /// let rendered = try rasterizer.render(RenderRequest(badge, size: size, scale: 2))
+    /// let huge = try rasterizer.render(RenderRequest(poster, size: Size(width: 4000, height: 3000),
+    ///                                                options: .disableMemoryCacheWrites))
+    /// ```
+    ///
+    /// - Throws: ``RenderError`` for a size, scale or cap insets no surface can have and for a
+    ///   draw that fails or exceeds the ``limits``; ``StateKeyError`` for a state that cannot be
+    ///   keyed.
+    public func render<Component: Rasterizable>(_ request: RenderRequest<Component>) throws -> RenderedImage {
+        let geometry = try request.geometry()
+        return try resolveSynchronously(request.component, key: try request.key(), geometry: geometry, scale: request.scale,
+                                        environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory),
+                                        options: request.options)
+    }
+
+    /// The image the cache holds for `request`, from the tiers its options let it read (memory,
+    /// then the disk store and the remote store behind it), or nil. Never draws, and does not
+    /// wait for a draw under way; a disk or remote hit is kept in memory unless the options
+    /// disable memory writes.
+    ///
+    /// - Throws: ``RenderError/conflictingOptions(_:reason:)`` for a request that may read no
+    ///   tier (a reload, or both reads disabled); and what `render(_:)` throws for a request that
+    ///   cannot be made.
+    public func cachedRender<Component: Rasterizable>(_ request: RenderRequest<Component>) throws -> RenderedImage? {
+        let options = request.options
+        if options.readTiers.isEmpty {
+            let reason = options.contains(.reloadIgnoringCachedData)
+                ? "a cache-only request cannot reload: one forbids drawing, the other reading"
+                : "a cache-only request with both memory and disk reads disabled can find nothing"
+            throw RenderError.conflictingOptions(options, reason: reason)
+        }
+        let geometry = try request.geometry()
+        let key = try request.key()
+        if options.readTiers.contains(.memory), let image = cache.memory.image(for: key.value) {
+            counters.count(.memoryHits)
+            return RenderedImage(image: image, key: key, origin: .memory)
+        }
+        let expected = try ExpectedRender(geometry: geometry, scale: request.scale,
+                                          composed: request.component is any ComposedRendering, limits: limits)
+        return storedRender(key, expecting: expected, options: options)
     }
 
     /// The image memory holds for `digest`, counted as a memory hit.
@@ -101,10 +142,6 @@ public final class Rasterizer: Sendable {
             counters.count(.memoryHits)
             environment.children.record(contentsOf: entry.children)
             return RenderedImage(image: entry.image, key: key, origin: .memory)
-        }
-        if options.contains(.returnCachedDataDontDraw) {
-            let expected = try ExpectedRender(geometry: geometry, scale: scale, composed: component is any ComposedRendering, limits: limits)
-            return try diskOnlyLookup(key, expecting: expected, options: options, environment: environment)
         }
         return try resolveMiss(component, key: key, geometry: geometry, scale: scale, environment: environment, options: options)
     }

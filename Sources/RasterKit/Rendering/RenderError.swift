@@ -23,9 +23,7 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
     case limitExceeded(what: String, value: String, limit: String)
     /// A component's `draw` threw; `key` says which state was being drawn.
     case drawFailed(typeName: String, key: CacheKey, underlying: any Error)
-    /// A ``RenderOptions/returnCachedDataDontDraw`` request found no render in the tiers it may read.
-    case notCached(key: CacheKey)
-    /// ``RenderOptions`` that no request can honour, such as a cache-only lookup that may read no tier.
+    /// ``RenderOptions`` that no request can honour, such as a cache-only request (``Rasterizer/cachedRender(_:)``) that may read no tier.
     case conflictingOptions(RenderOptions, reason: String)
 
     /// What failed and why, with the limit or the state when there is one.
@@ -54,8 +52,6 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
             "\(what) \(value) is over the limit of \(limit)"
         case let .drawFailed(typeName, key, underlying):
             "drawing \(typeName) failed for \(key): \(underlying)"
-        case .notCached(let key):
-            "\(key) is not cached, and the request asked not to draw it"
         case let .conflictingOptions(options, reason):
             "render options \(options.rawValue) conflict: \(reason)"
         }

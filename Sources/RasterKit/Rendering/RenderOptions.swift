@@ -1,10 +1,10 @@
-/// How one request uses the cache tiers, as Nuke's request options do: force a redraw, keep a
-/// huge one-off render out of memory, or ask the cache only.
+/// How one ``RenderRequest`` uses the cache tiers, as Nuke's request options do: force a
+/// redraw, or keep a huge one-off render out of memory. (To ask the cache only, use
+/// ``Rasterizer/cachedRender(_:)``.)
 ///
 /// ```swift
-/// try rasterizer.render(poster, size: size, scale: 2, options: [.disableMemoryCacheWrites])
-/// try rasterizer.render(badge, size: size, options: .reloadIgnoringCachedData)   // draw again, replace both tiers
-/// let cached = try? rasterizer.render(badge, size: size, options: .returnCachedDataDontDraw)
+/// try rasterizer.render(RenderRequest(poster, size: size, scale: 2, options: .disableMemoryCacheWrites))
+/// try rasterizer.render(RenderRequest(badge, size: size, options: .reloadIgnoringCachedData))   // draw again, replace both tiers
 /// ```
 ///
 /// Requests for one key with different options share one draw when the draw serves them all:
@@ -31,10 +31,6 @@ public struct RenderOptions: OptionSet, Hashable, Sendable {
     public static let disableDiskCacheReads = RenderOptions(rawValue: 1 << 3)
     /// Does not write the result to the disk store.
     public static let disableDiskCacheWrites = RenderOptions(rawValue: 1 << 4)
-    /// Looks in the tiers it may read and never draws: a miss throws ``RenderError/notCached(key:)``.
-    /// Does not join a draw under way.
-    public static let returnCachedDataDontDraw = RenderOptions(rawValue: 1 << 5)
-
     /// The tiers a request with these options may read.
     var readTiers: CacheTiers {
         if contains(.reloadIgnoringCachedData) { return [] }
@@ -61,16 +57,6 @@ public struct RenderOptions: OptionSet, Hashable, Sendable {
         case .disk, .remote: readTiers.contains(.disk)
         default: true
         }
-    }
-
-    /// Throws ``RenderError/conflictingOptions(_:reason:)`` for options no request can honour:
-    /// a cache-only lookup that may read no tier.
-    func validate() throws {
-        guard contains(.returnCachedDataDontDraw), readTiers.isEmpty else { return }
-        let reason = contains(.reloadIgnoringCachedData)
-            ? "returnCachedDataDontDraw cannot be combined with reloadIgnoringCachedData: one forbids drawing, the other reading"
-            : "returnCachedDataDontDraw with both memory and disk reads disabled can find nothing"
-        throw RenderError.conflictingOptions(self, reason: reason)
     }
 }
 

@@ -56,7 +56,7 @@ extension Rasterizer {
         let environment = DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory, isVector: true)
         let canvas = Canvas(context: context, size: size, scale: scale, environment: environment)
         if component is any ComposedRendering {
-            let image = try render(component, size: size, scale: scale).image
+            let image = try render(RenderRequest(component, size: size, scale: scale)).image
             try canvas.run { $0.draw(image, in: Rect(size: size)) }
         } else {
             try canvas.run { try component.draw(in: $0, size: size) }

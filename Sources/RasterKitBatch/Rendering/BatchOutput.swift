@@ -69,7 +69,7 @@ public struct BatchOutput: Sendable {
         expectedRender = { limits in try ExpectedRender(for: try component(), size: size, scale: scale, limits: limits) }
         fingerprint = { Self.fingerprint(try renderKey(), encoding: encoder.identifier) }
         encode = { try encoder.encode($0) }
-        render = { rasterizer in try rasterizer.render(try component(), size: size, scale: scale) }
+        render = { rasterizer in try Self.render(try component(), size: size, scale: scale, with: rasterizer) }
     }
 
     /// A vector document written to `path` (relative to the batch directory): `component` drawn
@@ -87,8 +87,15 @@ public struct BatchOutput: Sendable {
         vectorEncoding = encoding
         fingerprint = { Self.fingerprint(try renderKey(), encoding: encoding) }
         encode = BatchOutput.png
-        render = { rasterizer in try rasterizer.render(try component(), size: size, scale: Rasterizer.vectorRasterScale) }
+        render = { rasterizer in try Self.render(try component(), size: size, scale: Rasterizer.vectorRasterScale, with: rasterizer) }
         document = { rasterizer in try rasterizer.vectorDocument(of: try component(), size: size, format: format) }
+    }
+
+    /// `component` rendered on the calling thread; generic, so that a component given as
+    /// `any Rasterizable` is opened into its own ``RenderRequest``.
+    private static func render(_ component: some Rasterizable, size: Size, scale: Double,
+                               with rasterizer: Rasterizer) throws -> RenderedImage {
+        try rasterizer.render(RenderRequest(component, size: size, scale: scale))
     }
 
     /// The name of a vector document's bytes, in fingerprints and listings: `pdf1`, `svg1`.

@@ -3,7 +3,7 @@
 import Foundation
 import RasterKit
 
-func readme_A_component_2() async throws {
+func readme_A_component_2() throws {
     let logo = try RasterImage(size: Size(width: 64, height: 64), scale: 2) { canvas in
         canvas.withShadow(Shadow(color: Color(white: 0, alpha: 0.3), offset: Point(x: 0, y: 2), blur: 6)) {
             canvas.fill(Path(ellipseIn: Rect(x: 8, y: 8, width: 48, height: 48)), with: .color(.white))

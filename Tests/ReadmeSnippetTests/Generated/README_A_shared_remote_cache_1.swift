@@ -4,7 +4,7 @@ import Foundation
 import RasterKit
 import RasterKitRemoteCache
 
-func readme_A_shared_remote_cache_1() async throws {
+func readme_A_shared_remote_cache_1() throws {
     let url = URL(fileURLWithPath: "renders.sqlite")
     let cache = RasterCache(memoryLimit: 64 << 20, disk: try DiskCache(at: url),
                             remote: RemoteCache(url: URL(string: "https://cache.example/rasterkit")!))

@@ -3,13 +3,15 @@
 import Foundation
 import RasterKit
 
-func readme_Cache_control_1() async throws {
+func readme_Cache_control_1() throws {
     // Continues "A component": `rasterizer`, `badge` and a `size`; `poster` another component.
-    // Per request, as Nuke's options: draw again and replace, keep a huge one-off out of memory,
-    // or ask the cache only (a miss throws RenderError.notCached).
-    try rasterizer.render(badge, size: size, scale: 2, options: .reloadIgnoringCachedData)
-    try rasterizer.render(poster, size: size, scale: 2, options: [.disableMemoryCacheWrites])
-    let cached = try? await rasterizer.image(for: badge, size: size, scale: 2, priority: .urgent, options: .returnCachedDataDontDraw)
+    // One request value (component, size, scale, options, priority): served on this thread as here,
+    // awaited on the render threads (`try await rasterizer.render(request)`), or from the cache alone.
+    // Options as Nuke's: draw again and replace, keep a huge one-off out of memory.
+    let request = RenderRequest(badge, size: size, scale: 2)
+    try rasterizer.render(request.with(options: .reloadIgnoringCachedData))
+    try rasterizer.render(RenderRequest(poster, size: size, scale: 2, options: .disableMemoryCacheWrites))
+    let cached = try rasterizer.cachedRender(request)            // nil when no tier holds it; never draws
 
     try rasterizer.cache.remove(rasterizer.cacheKey(for: badge, size: size, scale: 2))   // memory and disk
     try rasterizer.cache.removeAll(where: .typeName("MyApp.Badge"))                       // or .olderThan(seconds)

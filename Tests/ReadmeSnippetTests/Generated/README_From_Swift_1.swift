@@ -4,7 +4,7 @@ import Foundation
 import RasterKit
 import RasterKitBatch
 
-func readme_From_Swift_1() async throws {
+func readme_From_Swift_1() throws {
     // `MyButton` and `MyBadge` are components of yours; `cacheURL` is where the render store is.
     let items = ["normal", "hovered", "pressed", "disabled"].map { state in
         BatchItem(name: "button", state: state, component: MyButton(state: state),

@@ -11,7 +11,7 @@ struct Panel: Rasterizable {
     }
 }
 
-func readme_Nine_slice_components_1() async throws {
+func readme_Nine_slice_components_1() throws {
     let small = try rasterizer.image(for: Panel(), size: Size(width: 300, height: 200), scale: 2)  // 66 × 66 px, with its caps
     let full = try small.stretched(to: Size(width: 300, height: 200))                           // 600 × 400 px
 }

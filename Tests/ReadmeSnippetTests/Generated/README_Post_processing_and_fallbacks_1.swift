@@ -3,7 +3,7 @@
 import Foundation
 import RasterKit
 
-func readme_Post_processing_and_fallbacks_1() async throws {
+func readme_Post_processing_and_fallbacks_1() throws {
     // `Photo` is a component of yours (any Rasterizable); `rasterizer` as in "A component".
     let tile = Photo(name: "lake")
         .processed(RasterProcessors.RoundedCorners(radius: 12),            // points: 24 px at 2x

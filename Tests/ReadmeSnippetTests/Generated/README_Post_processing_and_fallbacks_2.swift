@@ -3,9 +3,9 @@
 import Foundation
 import RasterKit
 
-func readme_Post_processing_and_fallbacks_2() async throws {
+func readme_Post_processing_and_fallbacks_2() throws {
     // `Photo` and `Initials` are components of yours; `user` any value with a photo and a name.
     let avatar = Photo(name: user.photo).fallback(Initials(user.name)).processed(RasterProcessors.Circle())
-    let rendered = try rasterizer.render(avatar, size: Size(40), scale: 2)
+    let rendered = try rasterizer.render(RenderRequest(avatar, size: Size(40), scale: 2))
     rendered.origin          // .fallback when the photo failed; rendered.fallbackError says why
 }

@@ -3,7 +3,7 @@
 import Foundation
 import RasterKit
 
-func readme_SVG_icons_rasterkit_svg_1() async throws {
+func readme_SVG_icons_rasterkit_svg_1() throws {
     // Continues "A component": `rasterizer` is the one made there.
     let document = try SVGDocument(contentsOf: URL(fileURLWithPath: "star.svg"))   // external files blocked by default
     let star = try rasterizer.image(for: SVGImage(document, contentMode: .aspectFit, tint: .white), size: Size(24), scale: 2)

@@ -3,7 +3,7 @@
 import Foundation
 import RasterKit
 
-func readme_SwiftPM_plugins_2() async throws {
+func readme_SwiftPM_plugins_2() throws {
     // In the AppAssets target: Sources/AppAssets/Badges.rasterkit.yaml writes badge-new.png, badge-new@2x.png, …
     let url = Bundle.module.url(forResource: "badge-new@2x", withExtension: "png")!
     let image = try RasterImage(pngData: Data(contentsOf: url))      // or any PNG decoder

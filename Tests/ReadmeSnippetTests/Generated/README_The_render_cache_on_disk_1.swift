@@ -3,7 +3,7 @@
 import Foundation
 import RasterKit
 
-func readme_The_render_cache_on_disk_1() async throws {
+func readme_The_render_cache_on_disk_1() throws {
     let disk = try DiskCache(at: URL(fileURLWithPath: "renders.sqlite"))    // or DiskCache.default
     let rasterizer = Rasterizer(cache: RasterCache(memoryLimit: 64 << 20, disk: disk))
     // memory → disk → draw; renders are written in batched transactions off the render path

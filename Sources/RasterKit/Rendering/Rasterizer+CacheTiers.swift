@@ -1,31 +1,4 @@
 extension Rasterizer {
-    /// Like ``render(_:size:scale:)``, with `options` steering how this request uses the cache
-    /// tiers (components nested in it use the cache as usual).
-    ///
-    /// ```swift
-    /// let fresh = try rasterizer.render(badge, size: size, scale: 2, options: .reloadIgnoringCachedData)
-    /// let huge = try rasterizer.render(poster, size: Size(width: 4000, height: 3000), options: [.disableMemoryCacheWrites])
-    /// ```
-    ///
-    /// - Throws: ``RenderError/notCached(key:)`` when ``RenderOptions/returnCachedDataDontDraw``
-    ///   finds nothing; ``RenderError/conflictingOptions(_:reason:)`` for options no request can
-    ///   honour; and what ``render(_:size:scale:)`` throws.
-    public func render<Component: Rasterizable>(_ component: Component, size: Size, scale: Double = 1,
-                                                options: RenderOptions) throws -> RenderedImage {
-        try options.validate()
-        let geometry = try RenderGeometry(for: component, size: size, scale: scale)
-        let key = try cacheKey(for: component, size: size, scale: scale)
-        return try resolveSynchronously(component, key: key, geometry: geometry, scale: scale,
-                                        environment: DrawEnvironment(nestedRenderer: self, limits: limits, memory: memory),
-                                        options: options)
-    }
-
-    /// Like ``image(for:size:scale:)``, with `options` steering how this request uses the cache.
-    public func image<Component: Rasterizable>(for component: Component, size: Size, scale: Double = 1,
-                                               options: RenderOptions) throws -> RasterImage {
-        try render(component, size: size, scale: scale, options: options).image
-    }
-
     /// Changes how many asynchronous urgent draws may run at once, while requests come and go.
     /// Raising it starts draws that are queued now; lowering it lets the draws running finish,
     /// and no new one starts until fewer than `count` run.
@@ -38,26 +11,22 @@ extension Rasterizer {
 
     // MARK: Internals
 
-    /// A cache-only request that memory did not serve: the disk store (when the options let it
-    /// read there), or ``RenderError/notCached(key:)``.
-    func diskOnlyLookup(_ key: CacheKey, expecting expected: ExpectedRender, options: RenderOptions,
-                        environment: DrawEnvironment?) throws -> RenderedImage {
+    /// What the disk store (and the remote store behind it) holds for a cache-only request that
+    /// memory did not serve, when the options let it read there; nil otherwise.
+    func storedRender(_ key: CacheKey, expecting expected: ExpectedRender, options: RenderOptions) -> RenderedImage? {
         counters.count(.misses)
-        if options.readTiers.contains(.disk),
-           let stored = cache.diskHit(for: key, expecting: expected, promoting: options.writeTiers.contains(.memory)) {
+        guard options.readTiers.contains(.disk) else { return nil }
+        if let stored = cache.diskHit(for: key, expecting: expected, promoting: options.writeTiers.contains(.memory)) {
             counters.count(.diskHits)
-            environment?.children.record(contentsOf: stored.children)
             return RenderedImage(image: stored.image, key: key, origin: .disk)
         }
-        if options.readTiers.contains(.disk),
-           let (stored, _, _) = cache.remoteHit(for: key, expecting: expected, storingOnDisk: options.writeTiers.contains(.disk),
+        if let (stored, _, _) = cache.remoteHit(for: key, expecting: expected, storingOnDisk: options.writeTiers.contains(.disk),
                                                 lifetime: nil) {
             if options.writeTiers.contains(.memory) { cache.memory.insert(stored.image, children: stored.children, for: key) }
             counters.count(.remoteHits)
-            environment?.children.record(contentsOf: stored.children)
             return RenderedImage(image: stored.image, key: key, origin: .remote)
         }
-        throw RenderError.notCached(key: key)
+        return nil
     }
 
     /// The shared result of a render this request ran: where the image now lives, and whether a

@@ -1,9 +1,9 @@
 import Hummingbird
 import RasterKit
 
-/// A render request resolved against one catalog: what to render, how, and how to make the
+/// An HTTP render request resolved against one catalog: what to render, how, and how to make the
 /// component when it must be hashed or drawn.
-struct RenderRequest {
+struct ServedRequest {
     let catalog: RenderCatalog
     /// The request in canonical form (route, names, size, scale, tint) for the identity memo.
     let memoKey: String
