@@ -30,6 +30,10 @@ struct DiffCommand: AsyncParsableCommand {
     @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences.")
     var includeAA = false
 
+    @Option(name: .customLong("anti-aliasing"),
+            help: "Which pixels are excused as anti-aliasing: brightness (pixelmatch's test, the default) or color (also a blend of the neighbours' colours, as golden tests use).")
+    var antiAliasing: ImageDiff.AntiAliasingRule = .brightness
+
     @Option(help: "Opacity from 0 to 1 of the faded expected image in the diff image.")
     var alpha: Double = 0.1
 
@@ -66,7 +70,7 @@ struct DiffCommand: AsyncParsableCommand {
 
     var options: ImageDiff.Options {
         let defaults = ImageDiff.Options()
-        return ImageDiff.Options(threshold: threshold, includeAA: includeAA, alpha: alpha,
+        return ImageDiff.Options(threshold: threshold, includeAA: includeAA, antiAliasing: antiAliasing, alpha: alpha,
                                  aaColor: aaColor ?? defaults.aaColor, diffColor: diffColor ?? defaults.diffColor,
                                  diffColorAlt: diffColorAlt, diffMask: diffMask, checkerboard: checkerboard)
     }
@@ -168,6 +172,8 @@ struct DiffReport: Encodable {
     var width: Int
     var height: Int
     var output: String?
+    var differenceBounds: ImageDiff.PixelRect?
+    var largestDifference: String?
 
     init(result: ImageDiff.Result, withinTolerance: Bool, output: String?) {
         differentPixels = result.differentPixels
@@ -179,10 +185,13 @@ struct DiffReport: Encodable {
         width = result.size.width
         height = result.size.height
         self.output = output
+        differenceBounds = result.differenceBounds
+        largestDifference = result.largestDifference?.description
     }
 
     enum CodingKeys: String, CodingKey {
         case differentPixels, antiAliasedPixels, totalPixels, ratio, identical, withinTolerance, width, height, output
+        case differenceBounds, largestDifference
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -197,6 +206,8 @@ struct DiffReport: Encodable {
         try container.encode(height, forKey: .height)
         // Spelled out so a missing output is `null`, not an absent key.
         try container.encode(output, forKey: .output)
+        try container.encodeIfPresent(differenceBounds, forKey: .differenceBounds)
+        try container.encodeIfPresent(largestDifference, forKey: .largestDifference)
     }
 
     var summary: String {
@@ -208,6 +219,8 @@ struct DiffReport: Encodable {
             let percent = String(format: "%.4g%%", ratio * 100)
             let verdict = withinTolerance ? "within tolerance" : "different"
             lines = ["\(verdict): \(differentPixels) of \(totalPixels) pixels differ (\(percent)) in \(size)"]
+            if let differenceBounds { lines.append("different pixels in \(differenceBounds)") }
+            if let largestDifference { lines.append("largest change at \(largestDifference)") }
             if antiAliasedPixels > 0 { lines.append("\(antiAliasedPixels) anti-aliased pixels ignored") }
         }
         if let output { lines.append("diff image: \(output)") }
@@ -233,4 +246,10 @@ struct DiffReport: Encodable {
         }
     }
 
+}
+
+/// `--anti-aliasing` values: `brightness` and `color` (`colour` is read as `color`).
+extension ImageDiff.AntiAliasingRule: ExpressibleByArgument {
+    /// The rule `argument` names; nil for anything else.
+    public init?(argument: String) { self.init(rawValue: argument == "colour" ? "color" : argument) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `result.json` in a golden failure's artifacts folder records; `GoldenReport` reads it
 /// back. Golden assertions in RasterKitTesting write it.
 package struct FailureSummary: Codable, Sendable {
@@ -12,11 +14,36 @@ package struct FailureSummary: Codable, Sendable {
     package var recordMode: String
     /// The regions left out of the comparison, as pixel rectangles; absent in older files.
     package var ignoredRegions: [String]?
+    /// The smallest rectangle holding every different pixel; absent when none differs (or the
+    /// sizes did not match) and in older files.
+    package var differenceBounds: ImageDiff.PixelRect?
+    /// The different pixel whose colour changed most; absent like `differenceBounds`.
+    package var largestDifference: LargestChange?
+
+    /// ``ImageDiff/LargestDifference`` as `result.json` spells it: colours as `#RRGGBBAA`.
+    package struct LargestChange: Codable, Sendable, Equatable {
+        package var x: Int
+        package var y: Int
+        package var expected: String
+        package var actual: String
+        package var distance: Double
+
+        /// `(14, 3): #202020FF → #00FF00FF, distance 0.71`.
+        package var text: String {
+            "(\(x), \(y)): \(expected) → \(actual), distance \(String(format: "%.2f", distance))"
+        }
+    }
 
     package init(identifier: String, golden: String, message: String, differentPixels: Int?, totalPixels: Int?,
                  ratio: Double?, expectedSize: String?, actualSize: String?, recordMode: String,
-                 ignoredRegions: [String] = []) {
+                 ignoredRegions: [String] = [], differenceBounds: ImageDiff.PixelRect? = nil,
+                 largestDifference: ImageDiff.LargestDifference? = nil) {
         self.ignoredRegions = ignoredRegions.isEmpty ? nil : ignoredRegions
+        self.differenceBounds = differenceBounds
+        self.largestDifference = largestDifference.map {
+            LargestChange(x: $0.x, y: $0.y, expected: ImageDiff.LargestDifference.hex($0.expected),
+                          actual: ImageDiff.LargestDifference.hex($0.actual), distance: $0.distance)
+        }
         self.identifier = identifier
         self.golden = golden
         self.message = message

@@ -4,7 +4,7 @@ extension GoldenReport {
     /// The failures as JUnit XML for CI test reporters: one `<testsuite>` in `<testsuites>`,
     /// one `<testcase>` per failed golden (class name the test file, name the rest of its
     /// identifier) with a `<failure>` whose text is the assertion's message and the paths of
-    /// its images. Every element and attribute Ant's JUnit schema requires is present.
+    /// its images, and the difference's bounds and largest change in its `message`. Every element and attribute Ant's JUnit schema requires is present.
     ///
     /// ```swift
     /// try report.junitXML().write(toFile: "goldens.xml", atomically: true, encoding: .utf8)
@@ -29,7 +29,9 @@ extension GoldenReport {
             let (file, test) = failure.identifier.firstIndex(of: "/").map {
                 (String(failure.identifier[..<$0]), String(failure.identifier[failure.identifier.index(after: $0)...]))
             } ?? ("goldens", failure.identifier)
-            let firstLine = failure.message.split(separator: "\n").first.map(String.init) ?? ""
+            // The attribute is what most CI reporters show: it says where the difference is too.
+            let firstLine = (failure.message.split(separator: "\n").first.map(String.init) ?? "")
+                + (failure.whereText.map { " (\($0))" } ?? "")
             xml += "    <testcase name=\"\(xmlEscaped(test))\" classname=\"\(xmlEscaped(file))\" time=\"0\">\n"
             xml += "      <failure message=\"\(xmlEscaped(firstLine))\" type=\"GoldenMismatch\">"
                 + ReportText.xml(failure.message + "\n" + imagePaths(of: failure).joined(separator: "\n"), attribute: false) + "</failure>\n"

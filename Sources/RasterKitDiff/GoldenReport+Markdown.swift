@@ -12,12 +12,13 @@ extension GoldenReport {
         let count = failures.count
         var text = "## " + (count == 0 ? "No golden failures" : "\(count) golden failure\(count == 1 ? "" : "s")") + "\n\n"
         if count > 0 {
-            text += "| Golden | Different pixels | Images |\n| --- | ---: | --- |\n"
+            text += "| Golden | Different pixels | Where | Images |\n| --- | ---: | --- | --- |\n"
             for failure in failures {
                 let share = failure.ratio.map { String(format: "%.4f%%", $0 * 100) } ?? "size differs"
                 let pixels = failure.differentPixels.map { "\($0) of \(failure.totalPixels ?? 0) (\(share))" } ?? share
                 let images = imagePaths(of: failure).dropFirst().map { ReportText.codeSpan($0) }.joined(separator: "<br>")
-                text += "| \(ReportText.codeSpan(failure.identifier)) | \(pixels) | \(images) |\n"
+                let location = failure.whereText.map { ReportText.codeSpan($0) } ?? ""
+                text += "| \(ReportText.codeSpan(failure.identifier)) | \(pixels) | \(location) | \(images) |\n"
             }
             text += "\n"
             for failure in failures {

@@ -39,6 +39,17 @@ public struct GoldenReport: Sendable {
         /// The regions the assertion ignored (`ignoring:`), as pixel rectangles; they are
         /// hatched in blue in the diff image.
         public var ignoredRegions: [String] = []
+        /// The smallest rectangle holding every different pixel, when the comparison found any.
+        public var differenceBounds: ImageDiff.PixelRect?
+        /// The pixel whose colour changed most, with both colours
+        /// (`(14, 3): #202020FF → #00FF00FF, distance 0.71`), when the comparison found any.
+        public var largestChange: String?
+
+        /// `different pixels in x 3–9, y 4–4 (7×1 px); largest change at (5, 4): …`, or nil.
+        var whereText: String? {
+            guard let differenceBounds else { return nil }
+            return "different pixels in \(differenceBounds)" + (largestChange.map { "; largest change at \($0)" } ?? "")
+        }
     }
 
     /// Failures, the largest share of differing pixels first.
@@ -84,7 +95,8 @@ public struct GoldenReport: Sendable {
                                     artifactsFolder: folder.path, ratio: summary.ratio, differentPixels: summary.differentPixels,
                                     totalPixels: summary.totalPixels, expected: image("expected.png"), actual: actual,
                                     diff: image("diff.png"), leftOut: leftOut,
-                                    ignoredRegions: summary.ignoredRegions ?? []))
+                                    ignoredRegions: summary.ignoredRegions ?? [], differenceBounds: summary.differenceBounds,
+                                    largestChange: summary.largestDifference?.text))
         }
         self.failures = failures.sorted { ($0.ratio ?? 2, $1.identifier) > ($1.ratio ?? 2, $0.identifier) }
         self.skipped = skipped
@@ -107,6 +119,7 @@ public struct GoldenReport: Sendable {
     private func section(_ failure: Failure, index: Int) -> String {
         let ratio = failure.ratio.map { String(format: "%.4f%%", $0 * 100) } ?? "size differs"
         let pixels = failure.differentPixels.map { "\($0) of \(failure.totalPixels ?? 0) pixels" } ?? ""
+        let location = failure.whereText.map { " · " + escape($0) } ?? ""
         func figure(_ label: String, _ data: Data?) -> String {
             guard let data else {
                 let note = failure.leftOut["\(label).png"].map { "left out: " + escape($0) } ?? "none"
@@ -130,7 +143,7 @@ public struct GoldenReport: Sendable {
         return """
         <section>
           <h2>\(escape(failure.identifier)) <span class="ratio">\(ratio)</span></h2>
-          <p class="stats">\(pixels) · golden <code>\(escape(failure.golden))</code></p>
+          <p class="stats">\(pixels)\(location) · golden <code>\(escape(failure.golden))</code></p>
           \(ignoredNote(failure))<pre>\(ReportText.html(failure.message, multiline: true))</pre>
           <div class="row">\(figure("expected", failure.expected))\(figure("actual", failure.actual))\(figure("diff", failure.diff))</div>
           \(compare)

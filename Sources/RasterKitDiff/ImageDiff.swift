@@ -50,7 +50,16 @@ public enum ImageDiff {
                 return RGBABitmap.make(width: size.width, height: size.height) { compare(drawingInto: $0) }
             }
         }
+        var bounds: PixelRect?, largest: LargestDifference?
+        if counts.different > 0 {
+            bounds = PixelRect(x: counts.minX, y: counts.minY, width: counts.maxX - counts.minX + 1,
+                               height: counts.maxY - counts.minY + 1)
+            let (x, y) = (counts.largestX, counts.largestY)
+            largest = LargestDifference(x: x, y: y, expected: expected[x, y], actual: actual[x, y],
+                                        distance: min(1, (counts.largestDelta / 35215).squareRoot()))
+        }
         return Result(size: size, differentPixels: counts.different, antiAliasedPixels: counts.antiAliased,
-                      isIdentical: false, diffImageSource: output.map { .drawn($0) } ?? .none)
+                      isIdentical: false, differenceBounds: bounds, largestDifference: largest,
+                      diffImageSource: output.map { .drawn($0) } ?? .none)
     }
 }

@@ -13,6 +13,9 @@ extension ImageDiff {
         public var threshold: Double
         /// Counts anti-aliased pixels as differences instead of detecting and excusing them.
         public var includeAA: Bool
+        /// Which pixels are excused as anti-aliasing: pixelmatch's test by brightness (the
+        /// default, for pixelmatch's counts) or that and a colour blended from the neighbours'.
+        public var antiAliasing: AntiAliasingRule
         /// Opacity, 0...1, of the expected image drawn in grey behind the differences.
         public var alpha: Double
         /// Colour of pixels excused as anti-aliasing in the diff image.
@@ -31,12 +34,14 @@ extension ImageDiff {
         ///
         /// pixelmatch always draws opaque marker pixels; the marker colours' alpha is written as
         /// given, so keep it at 255 (the default) for pixelmatch-identical diff images.
-        public init(threshold: Double = 0.1, includeAA: Bool = false, alpha: Double = 0.1,
+        public init(threshold: Double = 0.1, includeAA: Bool = false, antiAliasing: AntiAliasingRule = .brightness,
+                    alpha: Double = 0.1,
                     aaColor: RGBA8 = RGBA8(red: 255, green: 255, blue: 0, alpha: 255),
                     diffColor: RGBA8 = RGBA8(red: 255, green: 0, blue: 0, alpha: 255),
                     diffColorAlt: RGBA8? = nil, diffMask: Bool = false, checkerboard: Bool = true) {
             self.threshold = threshold
             self.includeAA = includeAA
+            self.antiAliasing = antiAliasing
             self.alpha = alpha
             self.aaColor = aaColor
             self.diffColor = diffColor

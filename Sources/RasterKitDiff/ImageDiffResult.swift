@@ -10,15 +10,31 @@ extension ImageDiff {
         public let antiAliasedPixels: Int
         /// True when the two buffers are byte-for-byte equal (the fast path, no per-pixel work).
         public let isIdentical: Bool
+        /// The smallest rectangle holding every different pixel; nil when none differs.
+        public let differenceBounds: PixelRect?
+        /// The different pixel whose colour changed most (the first in reading order among
+        /// equals); nil when none differs.
+        public let largestDifference: LargestDifference?
         let diffImageSource: DiffImageSource
 
         init(size: PixelSize, differentPixels: Int, antiAliasedPixels: Int, isIdentical: Bool,
+             differenceBounds: PixelRect? = nil, largestDifference: LargestDifference? = nil,
              diffImageSource: DiffImageSource) {
             self.size = size
             self.differentPixels = differentPixels
             self.antiAliasedPixels = antiAliasedPixels
             self.isIdentical = isIdentical
+            self.differenceBounds = differenceBounds
+            self.largestDifference = largestDifference
             self.diffImageSource = diffImageSource
+        }
+
+        /// Where the differences are, for a failure message: their bounds and the largest
+        /// change (`different pixels in x 3–9, y 4–4 (7×1 px); largest change at (5, 4): …`);
+        /// nil when none differs.
+        public var locationSummary: String? {
+            guard let differenceBounds, let largestDifference else { return nil }
+            return "different pixels in \(differenceBounds); largest change at \(largestDifference)"
         }
 
         /// Width × height: every pixel compared.

@@ -9,10 +9,37 @@ import Foundation
 /// Only reads `first` and `second`; each call of `compare(rows:)` writes only its own rows of
 /// `output`. That is what makes comparing row bands on several threads at once safe.
 struct Pixelmatch: @unchecked Sendable {
-    /// Pixels counted as different, and pixels over the threshold excused as anti-aliasing.
+    /// Pixels counted as different, and pixels over the threshold excused as anti-aliasing;
+    /// where the different ones lie, and the one whose colour changed most.
     struct Counts: Sendable {
         var different = 0
         var antiAliased = 0
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        /// The largest colour distance counted (pixelmatch's squared YIQ delta, unsigned), and where.
+        var largestDelta = 0.0, largestX = 0, largestY = 0
+
+        /// Counts a different pixel at (`x`, `y`) whose squared YIQ distance is `delta`.
+        @inline(__always)
+        mutating func countDifference(x: Int, y: Int, delta: Double) {
+            different &+= 1
+            minX = min(minX, x)
+            maxX = max(maxX, x)
+            minY = min(minY, y)
+            maxY = max(maxY, y)
+            if delta > largestDelta { (largestDelta, largestX, largestY) = (delta, x, y) }
+        }
+
+        /// These counts and `other`'s, of rows that follow these.
+        mutating func add(_ other: Counts) {
+            different += other.different
+            antiAliased += other.antiAliased
+            minX = min(minX, other.minX)
+            maxX = max(maxX, other.maxX)
+            minY = min(minY, other.minY)
+            maxY = max(maxY, other.maxY)
+            // Ties keep the first in reading order, as one band would.
+            if other.largestDelta > largestDelta { (largestDelta, largestX, largestY) = (other.largestDelta, other.largestX, other.largestY) }
+        }
     }
 
     let first: UnsafePointer<UInt8>
@@ -23,6 +50,7 @@ struct Pixelmatch: @unchecked Sendable {
     /// pixelmatch's `maxDelta`: 35215 (the largest YIQ distance) × threshold².
     let maxDelta: Double
     let includeAA: Bool
+    let antiAliasing: ImageDiff.AntiAliasingRule
     let diffMask: Bool
     let checkerboard: Bool
     let alpha: Double
@@ -44,6 +72,7 @@ struct Pixelmatch: @unchecked Sendable {
         height = size.height
         maxDelta = 35215 * options.threshold * options.threshold
         includeAA = options.includeAA
+        antiAliasing = options.antiAliasing
         diffMask = options.diffMask
         checkerboard = options.checkerboard
         alpha = options.alpha
@@ -69,10 +98,7 @@ struct Pixelmatch: @unchecked Sendable {
                 slots[band] = compare(rows: height * band / bandCount..<height * (band + 1) / bandCount, dense: dense)
             }
         }
-        return bandCounts.reduce(into: Counts()) { total, band in
-            total.different += band.different
-            total.antiAliased += band.antiAliased
-        }
+        return bandCounts.reduce(into: Counts()) { $0.add($1) }
     }
 
     /// pixelmatch's main loop over `rows`; `dense` precomputes planes for anti-aliasing detection.
@@ -95,7 +121,7 @@ struct Pixelmatch: @unchecked Sendable {
                         // A mask shows only real differences, never anti-aliasing.
                         if let output, !diffMask { Self.draw(aaColor, at: pos, in: output) }
                     } else {
-                        counts.different += 1
+                        counts.countDifference(x: x, y: y, delta: abs(delta))
                         if let output { Self.draw(delta < 0 ? diffColorAlt : diffColor, at: pos, in: output) }
                     }
                 } else if let output, !diffMask {
@@ -106,16 +132,21 @@ struct Pixelmatch: @unchecked Sendable {
         return counts
     }
 
-    /// pixelmatch's `antialiased(img1, …) || antialiased(img2, …)`.
+    /// pixelmatch's `antialiased(img1, …) || antialiased(img2, …)`; under the ``ImageDiff/AntiAliasingRule/color``
+    /// rule, also a blend of its neighbours' colours in both images.
     @inline(__always)
     func isExcusedAsAntiAliasing(x: Int, y: Int, planes: DensePlanes?) -> Bool {
-        if let planes, x > 0, y > 0, x < width - 1, y < height - 1 {
-            return isAntiAliasedDense(x: x, y: y, fromFirst: true, planes: planes)
-                || isAntiAliasedDense(x: x, y: y, fromFirst: false, planes: planes)
-        }
         let firstPixels = UnsafeRawPointer(first), secondPixels = UnsafeRawPointer(second)
-        return isAntiAliased(x: x, y: y, in: firstPixels, other: secondPixels)
-            || isAntiAliased(x: x, y: y, in: secondPixels, other: firstPixels)
+        let byBrightness: Bool
+        if let planes, x > 0, y > 0, x < width - 1, y < height - 1 {
+            byBrightness = isAntiAliasedDense(x: x, y: y, fromFirst: true, planes: planes)
+                || isAntiAliasedDense(x: x, y: y, fromFirst: false, planes: planes)
+        } else {
+            byBrightness = isAntiAliased(x: x, y: y, in: firstPixels, other: secondPixels)
+                || isAntiAliased(x: x, y: y, in: secondPixels, other: firstPixels)
+        }
+        guard byBrightness, antiAliasing == .color else { return byBrightness }
+        return colorLiesBetweenNeighbours(firstPixels, x: x, y: y) && colorLiesBetweenNeighbours(secondPixels, x: x, y: y)
     }
 
     /// `image` faded to grey as pixelmatch draws the background of a diff image.

@@ -18,25 +18,32 @@ public struct Tolerance: Hashable, Sendable {
     public var maxDifferentRatio: Double?
     /// Counts anti-aliased pixels as differences instead of excusing them.
     public var includeAA: Bool
+    /// Which pixels are excused as anti-aliasing; by default only those whose colour is a blend
+    /// of their neighbours' in both images (``ImageDiff/AntiAliasingRule/color``), so that a
+    /// wrong colour on an edge is a difference.
+    public var antiAliasing: ImageDiff.AntiAliasingRule
 
-    /// A tolerance; by default pixelmatch's threshold 0.1 and not one different pixel.
+    /// A tolerance; by default pixelmatch's threshold 0.1, anti-aliasing excused only where its
+    /// colour is a blend of its neighbours', and not one different pixel.
     public init(threshold: Double = 0.1, maxDifferentPixels: Int? = nil, maxDifferentRatio: Double? = nil,
-                includeAA: Bool = false) {
+                includeAA: Bool = false, antiAliasing: ImageDiff.AntiAliasingRule = .color) {
         self.threshold = threshold
         self.maxDifferentPixels = maxDifferentPixels
         self.maxDifferentRatio = maxDifferentRatio
         self.includeAA = includeAA
+        self.antiAliasing = antiAliasing
     }
 
     /// Every pixel must match in colour exactly, anti-aliased ones included. Fully transparent
     /// pixels still match whatever colour they carry, since they look the same.
     public static let exact = Tolerance(threshold: 0, includeAA: true)
 
-    /// `base` with this tolerance's `threshold` and `includeAA`, to compare with.
+    /// `base` with this tolerance's `threshold`, `includeAA` and `antiAliasing`, to compare with.
     public func options(_ base: ImageDiff.Options = .init()) -> ImageDiff.Options {
         var options = base
         options.threshold = threshold
         options.includeAA = includeAA
+        options.antiAliasing = antiAliasing
         return options
     }
 

@@ -18,6 +18,9 @@ struct SnapshotComparison {
         case (.failure(let problem), _): return ("Cannot compare: \(problem.text). Re-record the snapshot.", [])
         case let (.success(first), .success(second)): (expected, rendered) = (first, second)
         }
+        // A failure of an earlier run must not outlive a pass: `rasterkit report` would list it.
+        let folder = artifactsFolder(reference: reference)
+        try? FileManager.default.removeItem(at: folder)
         var message: String
         var result: ImageDiff.Result?
         if expected.width == rendered.width, expected.height == rendered.height {
@@ -33,6 +36,7 @@ struct SnapshotComparison {
                 + "(RasterKit ImageDiff, threshold \(tolerance.threshold)"
                 + (tolerance.includeAA ? ", anti-aliased pixels included" : ", anti-aliasing excused")
                 + limits + ")."
+            if let location = result!.locationSummary { message += "\n" + location.prefix(1).uppercased() + location.dropFirst() + "." }
         } else {
             message = "Snapshot has a different size: expected \(expected.width)×\(expected.height) pixels, "
                 + "actual \(rendered.width)×\(rendered.height)."
@@ -40,7 +44,6 @@ struct SnapshotComparison {
         let diffPNG = result?.diffImage.flatMap { try? $0.pngData() }
         var attachments: [DiffAttachment] = [.data(reference.pngData, name: "expected.png"), .data(actual.pngData, name: "actual.png")]
         if let diffPNG { attachments.append(.data(diffPNG, name: "diff.png")) }
-        let folder = artifactsFolder(reference: reference, actual: actual)
         do {
             try write(message: message, result: result, expected: expected, actual: actual, diff: diffPNG, to: folder)
             message += "\nExpected: \(folder.path)/expected.png\nActual:   \(folder.path)/actual.png"
@@ -61,8 +64,9 @@ struct SnapshotComparison {
     }
 
     /// `<artifacts>/snapshot.<test>.<hash>`: the running Swift Testing test's name when there is
-    /// one, and a hash of both PNGs so two snapshots of one test get their own folders.
-    private func artifactsFolder(reference: PixelSnapshot, actual: PixelSnapshot) -> URL {
+    /// one, and a hash of the reference PNG, so two snapshots of one test get their own folders
+    /// and each comparison finds (and clears) the folder its earlier runs left.
+    private func artifactsFolder(reference: PixelSnapshot) -> URL {
         let base: URL
         if let custom = environment["RASTERKIT_ARTIFACTS"], !custom.isEmpty {
             base = URL(fileURLWithPath: custom, isDirectory: true)
@@ -73,7 +77,7 @@ struct SnapshotComparison {
         let test = (Test.current?.name ?? "test").prefix { $0 != "(" }
             .map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in reference.pngData + actual.pngData { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in reference.pngData { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return base.appendingPathComponent("snapshot.\(String(test)).\(String(hash, radix: 16))", isDirectory: true)
     }
 
@@ -89,7 +93,8 @@ struct SnapshotComparison {
         let summary = FailureSummary(
             identifier: "snapshot/" + folder.lastPathComponent, golden: "(swift-snapshot-testing reference)", message: message,
             differentPixels: result?.differentPixels, totalPixels: result?.totalPixels, ratio: result?.ratio,
-            expectedSize: "\(expected.width)×\(expected.height)", actualSize: actualSize, recordMode: "swift-snapshot-testing")
+            expectedSize: "\(expected.width)×\(expected.height)", actualSize: actualSize, recordMode: "swift-snapshot-testing",
+            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(summary).write(to: folder.appendingPathComponent("result.json"), options: .atomic)

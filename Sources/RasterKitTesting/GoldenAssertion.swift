@@ -99,6 +99,9 @@ enum GoldenRendering {
                 "Golden \(place.identifier) was already asserted in this run: give each assertion in one test its own `named:`.",
                 at: location)
         }
+        // This golden's artifacts from an earlier run go before it is compared (only its own:
+        // other goldens' failures stand until they run again), so a pass leaves none behind.
+        try? FileManager.default.removeItem(at: place.artifactsDirectory)
         GoldenRunLog.record(golden: place.goldenURL, runsDirectory: place.runsDirectory)
         let actual = RGBABitmap(image)
         // Encoded only to record a golden or to leave artifacts: a passing assertion never needs it.
@@ -157,7 +160,9 @@ enum GoldenRendering {
         if let result {
             let percent = String(format: "%.4f", result.ratio * 100)
             message += "Golden \(place.identifier) differs: \(result.differentPixels) of \(result.totalPixels) pixels "
-                + "(\(percent)%) are different.\nTolerance: \(tolerance.summary)."
+                + "(\(percent)%) are different.\n"
+            if let location = result.locationSummary { message += location.prefix(1).uppercased() + location.dropFirst() + ".\n" }
+            message += "Tolerance: \(tolerance.summary)."
             if !ignored.isEmpty {
                 message += "\nIgnored (hatched blue in diff.png): \(ignored.descriptions.joined(separator: ", "))."
             }
@@ -226,7 +231,8 @@ enum GoldenRendering {
             identifier: place.identifier, golden: place.goldenURL.path, message: message,
             differentPixels: result?.differentPixels, totalPixels: result?.totalPixels, ratio: result?.ratio,
             expectedSize: expected.map { "\($0.width)×\($0.height)" }, actualSize: "\(actual.width)×\(actual.height)",
-            recordMode: mode.rawValue, ignoredRegions: ignored.map(\.descriptions) ?? [])
+            recordMode: mode.rawValue, ignoredRegions: ignored.map(\.descriptions) ?? [],
+            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference)
         let expectedPNG = try expected.map { [UInt8](try $0.pngData()) }
         let diffPNG = try result?.diffImage.map { [UInt8](try (ignored?.drawn(on: $0) ?? $0).pngData()) }
         return try FailureArtifacts(directory: place.artifactsDirectory)

@@ -43,6 +43,7 @@ struct ResolvedTolerance {
             ? "no different pixel (\(pixelsSource))"
             : "\(pixels) (\(pixelsSource)) and \(ratio) (\(ratioSource))"
         return "threshold \(tolerance.threshold) (\(thresholdSource)), \(limits)"
-            + (tolerance.includeAA ? ", anti-aliased pixels included" : "")
+            + (tolerance.includeAA ? ", anti-aliased pixels included"
+                : ", anti-aliasing excused by \(tolerance.antiAliasing == .color ? "colour and brightness" : "brightness alone")")
     }
 }

@@ -52,6 +52,30 @@ import RasterKitTesting
         #expect(try rasterkit(a, b, "--threshold", "1").status == 0)
     }
 
+    @Test func theColourRuleCountsAWrongColourOnAnEdgeAndSaysWhere() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let a = try dir.write(T.antiAliasedEdge(edge: 128), "a.png")
+        let green = RGBA8(red: 0, green: 255, blue: 0, alpha: 255)
+        let edge = T.antiAliasedEdge(edge: 128)
+        let b = try dir.write(T.bitmap(width: 10, height: 10) { x, y in x == 5 && y == 5 ? green : edge[x, y] }, "b.png")
+        // pixelmatch's test, by brightness, excuses it; the colour rule does not.
+        let pixelmatch = try rasterkit(a, b, "--json")
+        #expect(pixelmatch.status == 0)
+        #expect(try pixelmatch.json()["antiAliasedPixels"] as? Int == 1)
+        let honest = try rasterkit(a, b, "--anti-aliasing", "color", "--json")
+        #expect(honest.status == 1)
+        let json = try honest.json()
+        #expect(json["differentPixels"] as? Int == 1)
+        let bounds = try #require(json["differenceBounds"] as? [String: Any])
+        #expect(bounds["x"] as? Int == 5 && bounds["y"] as? Int == 5 && bounds["width"] as? Int == 1 && bounds["height"] as? Int == 1)
+        #expect((json["largestDifference"] as? String)?.hasPrefix("(5, 5): #808080FF → #00FF00FF") == true)
+        let human = try rasterkit(a, b, "--anti-aliasing", "colour")
+        #expect(human.stdout.contains("different pixels in x 5–5, y 5–5 (1×1 px)") && human.stdout.contains("largest change at (5, 5)"))
+        let bad = try rasterkit(a, b, "--anti-aliasing", "hue")
+        #expect(bad.status == 2 && bad.stderr.contains("anti-aliasing"))
+    }
+
     @Test func outputIsWrittenWithTheChosenColours() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -87,10 +87,11 @@ private final class XMLOutline: NSObject, XMLParserDelegate {
     @Test func markdownListsEachFailureWithItsImagePaths() throws {
         let harness = try failures()
         let markdown = try GoldenReport(artifactsDirectory: harness.artifacts).markdown()
-        #expect(markdown.hasPrefix("## 3 golden failures\n\n| Golden | Different pixels | Images |"))
-        #expect(markdown.contains("| `GoldenAssertionTests/few@1x` | 2 of 100 (2.0000%) | `Expected: \(harness.artifactsFolder("few").path)/expected.png`"))
+        #expect(markdown.hasPrefix("## 3 golden failures\n\n| Golden | Different pixels | Where | Images |"))
+        #expect(markdown.contains("| `GoldenAssertionTests/few@1x` | 2 of 100 (2.0000%) | `different pixels in x 2–3, y 2–2 (2×1 px); "
+            + "largest change at (2, 2): #0000FFFF → #000000FF, distance 0.32` | `Expected: \(harness.artifactsFolder("few").path)/expected.png`"))
         #expect(markdown.contains("`Diff: \(harness.artifactsFolder("few").path)/diff.png`"))
-        #expect(markdown.contains("| `GoldenAssertionTests/sizes@1x` | size differs |"))
+        #expect(markdown.contains("| `GoldenAssertionTests/sizes@1x` | size differs |  |"))
         #expect(markdown.contains("<details><summary>GoldenAssertionTests/missing &amp; &lt;new&gt;@1x</summary>"))
         #expect(try GoldenReport(artifactsDirectory: harness.root).markdown().hasPrefix("## No golden failures"))
     }

@@ -18,11 +18,11 @@ struct Harness {
 
     func assert(_ image: RasterImage, test: String, named name: String? = nil, tolerance: Tolerance? = nil,
                 masks: [Rect] = [], record: RecordMode? = nil, environment: [String: String] = [:],
-                rerender: (() throws -> RasterImage)? = nil) throws {
+                goldensDirectory: URL? = nil, rerender: (() throws -> RasterImage)? = nil) throws {
         var environment = environment
         environment["RASTERKIT_ARTIFACTS"] = artifacts.path
         environment["RASTERKIT_GOLDEN_RUNS"] = root.appendingPathComponent("runs").path
-        try GoldenRendering.assert(image, name: name, tolerance: tolerance, masks: masks, goldensDirectory: goldens,
+        try GoldenRendering.assert(image, name: name, tolerance: tolerance, masks: masks, goldensDirectory: goldensDirectory ?? goldens,
                                    record: record, location: .init(fileID: #fileID, filePath: #filePath, line: 1, column: 1),
                                    function: test + "()", environment: environment, rerender: rerender)
     }

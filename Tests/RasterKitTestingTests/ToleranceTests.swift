@@ -50,6 +50,6 @@ import RasterKitTesting
         #expect(Tolerance().accepts(try ImageDiff.compare(a, b, options: Tolerance().options())))
         #expect(!Tolerance.exact.accepts(try ImageDiff.compare(a, b, options: Tolerance.exact.options())))
         #expect(Tolerance.exact.options(.init(alpha: 0.5))
-            == ImageDiff.Options(threshold: 0, includeAA: true, alpha: 0.5))
+            == ImageDiff.Options(threshold: 0, includeAA: true, antiAliasing: .color, alpha: 0.5))
     }
 }
