@@ -42,16 +42,19 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
+        // The one loader of the three libraries below: one search, dlopen on first use, symbols
+        // bound by name from each loader's X-macro list of calls.
+        .target(name: "CDynamicLibrary"),
         // cairo and fontconfig through dlopen, loaded when the first surface is made: their
         // headers declare the calls, nothing is linked (see CairoLibrary.swift).
-        .target(name: "CCairo"),
+        .target(name: "CCairo", dependencies: ["CDynamicLibrary"]),
         // Pango through dlopen, loaded when text is first laid out: a run that draws no text
         // never pays for loading it and GLib, GIO and HarfBuzz (see PangoLibrary.swift).
-        .target(name: "CPangoLoader"),
+        .target(name: "CPangoLoader", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // librsvg through dlopen, loaded when a document is first parsed: a run served from the
         // render store never pays for loading it (see LibrsvgLibrary.swift).
-        .target(name: "CRsvgLoader"),
+        .target(name: "CRsvgLoader", dependencies: ["CDynamicLibrary"]),
         // zlib, to inflate SVGZ under a size limit before librsvg does.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Thread affinity for batch workers: two glibc calls that need _GNU_SOURCE.

@@ -1,65 +1,33 @@
 #include "CCairo.h"
 #include "cairo_calls.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include <CDynamicLibrary.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-// libcairo needs fontconfig, FreeType and pixman, so looking a name up in its handle (which
-// searches what it depends on too) finds every call below.
-static const char cairo_soname[] = "libcairo.so.2";
+// Beside the calls: what RasterKit's records of library versions need from the libraries cairo
+// brings (pixman, FreeType), declared here rather than by their headers.
+#define RK_CAIRO_VERSION_CALLS(R, V)                                                       \
+    R(const char *, pixman_version_string, (void), ())                                     \
+    R(int, FT_Init_FreeType, (void **library), (library))                                  \
+    V(FT_Library_Version, (void *library, int *major, int *minor, int *patch), (library, major, minor, patch)) \
+    R(int, FT_Done_FreeType, (void *library), (library))
 
-// The loaded functions, one pointer per call in cairo_calls.h.
-#define RK_FIELD(result, name, parameters, arguments) result(*name) parameters;
-#define RK_VOID_FIELD(name, parameters, arguments) void(*name) parameters;
-static struct {
-    RK_CAIRO_CALLS(RK_FIELD, RK_VOID_FIELD)
-} cairo;
+enum {
+    RK_CAIRO_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX)
+    RK_CAIRO_VERSION_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX)
+};
+static const char *const names[] = {
+    RK_CAIRO_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME)
+    RK_CAIRO_VERSION_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME)
+};
+static void *symbols[sizeof names / sizeof names[0]];
 
-// Calls only the versions RasterKit records need, declared here rather than by their headers.
-static struct {
-    const char *(*pixman_version_string)(void);
-    int (*init_freetype)(void **library);
-    void (*library_version)(void *library, int *major, int *minor, int *patch);
-    int (*done_freetype)(void *library);
-} versions;
+// libcairo needs fontconfig, FreeType and pixman, so its handle finds every symbol above.
+static rk_library cairo = RK_LIBRARY("cairo", "libcairo.so.2", "RasterKit needs cairo 1.16 or later (Debian's libcairo2)",
+                                     names, symbols);
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static char load_error[512];
-static int loaded;
-
-static void load_library(void) {
-    void *library = dlopen(cairo_soname, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "cairo cannot be loaded: %s; install Debian's libcairo2",
-                 reason ? reason : cairo_soname);
-        return;
-    }
-    // Each pointer is looked up by name; the first name missing is kept for the message.
-    const char *missing = NULL;
-#define RK_LOAD_AS(pointer, name) \
-    if (!(*(void **)&(pointer) = dlsym(library, name)) && !missing) missing = name;
-#define RK_LOAD(result, name, parameters, arguments) RK_LOAD_AS(cairo.name, #name)
-#define RK_VOID_LOAD(name, parameters, arguments) RK_LOAD_AS(cairo.name, #name)
-    RK_CAIRO_CALLS(RK_LOAD, RK_VOID_LOAD)
-    RK_LOAD_AS(versions.pixman_version_string, "pixman_version_string")
-    RK_LOAD_AS(versions.init_freetype, "FT_Init_FreeType")
-    RK_LOAD_AS(versions.library_version, "FT_Library_Version")
-    RK_LOAD_AS(versions.done_freetype, "FT_Done_FreeType")
-    if (missing) {
-        snprintf(load_error, sizeof load_error, "cairo (%s) has no %s; %s", cairo_soname, missing,
-                 "RasterKit needs cairo 1.16 or later (Debian's libcairo2)");
-        return;
-    }
-    loaded = 1;
-}
-
-const char *rk_cairo_load(void) {
-    pthread_once(&load_once, load_library);
-    return loaded ? NULL : load_error;
-}
+const char *rk_cairo_load(void) { return rk_library_load(&cairo); }
 
 // Every call needs the library: one that cannot be loaded ends the process with the reason
 // (callers that can report it have called rk_cairo_load first).
@@ -71,27 +39,30 @@ static void require_cairo(void) {
     }
 }
 
+#define RK_VERSION_FUNCTION(result, name, parameters) RK_LIBRARY_FUNCTION(symbols, result, name, parameters)
+
 const char *rk_pixman_version_string(void) {
-    return rk_cairo_load() ? "unavailable" : versions.pixman_version_string();
+    return rk_cairo_load() ? "unavailable" : RK_VERSION_FUNCTION(const char *, pixman_version_string, (void))();
 }
 
 void rk_freetype_version(int *major, int *minor, int *patch) {
     *major = *minor = *patch = -1;
     void *library = NULL;
-    if (rk_cairo_load() || versions.init_freetype(&library) != 0) return;
-    versions.library_version(library, major, minor, patch);
-    versions.done_freetype(library);
+    if (rk_cairo_load() || RK_VERSION_FUNCTION(int, FT_Init_FreeType, (void **))(&library) != 0) return;
+    RK_VERSION_FUNCTION(void, FT_Library_Version, (void *, int *, int *, int *))(library, major, minor, patch);
+    RK_VERSION_FUNCTION(int, FT_Done_FreeType, (void *))(library);
 }
 
-// The calls: each forwards to the loaded function; the headers' declarations check the types.
-#define RK_CALL(result, name, parameters, arguments) \
-    result name parameters {                         \
-        require_cairo();                             \
-        return cairo.name arguments;                 \
+// The calls, under cairo's and fontconfig's own names: each forwards to the bound function; the
+// headers' declarations check the types.
+#define RK_CALL(result, name, parameters, arguments)                               \
+    result name parameters {                                                       \
+        require_cairo();                                                           \
+        return RK_LIBRARY_FUNCTION(symbols, result, name, parameters) arguments;   \
     }
-#define RK_VOID_CALL(name, parameters, arguments) \
-    void name parameters {                        \
-        require_cairo();                          \
-        cairo.name arguments;                     \
+#define RK_VOID_CALL(name, parameters, arguments)                                  \
+    void name parameters {                                                         \
+        require_cairo();                                                           \
+        RK_LIBRARY_FUNCTION(symbols, void, name, parameters) arguments;            \
     }
 RK_CAIRO_CALLS(RK_CALL, RK_VOID_CALL)

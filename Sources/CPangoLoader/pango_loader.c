@@ -1,16 +1,12 @@
 #include "CPangoLoader.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-
-// libpangocairo needs libpango, libpangoft2, GObject, GLib and HarfBuzz, so looking a name up in
-// its handle (which searches what it depends on too) finds every call below.
-static const char pangocairo_soname[] = "libpangocairo-1.0.so.0";
-static const char install_hint[] = "text needs Pango 1.44 or later (Debian's libpangocairo-1.0-0)";
+#include <CDynamicLibrary.h>
 
 // Every call RasterKit makes: R(return type, name, parameters, arguments) for calls that return
-// a value, V(name, parameters, arguments) for calls that do not.
+// a value, V(name, parameters, arguments) for calls that do not. Declared by CPangoLoader.h
+// (RasterKit's own declarations of Pango's stable ABI) under an `rk_` prefix: no Pango header is
+// a build dependency, and the prefix keeps these forwarders from interposing on the libraries'
+// own calls of one another (GLib's g_object_unref above all).
 #define RK_PANGO_CALLS(R, V)                                                                                    \
     R(const char *, pango_version_string, (void), ())                                                           \
     R(const char *, hb_version_string, (void), ())                                                              \
@@ -54,46 +50,20 @@ static const char install_hint[] = "text needs Pango 1.44 or later (Debian's lib
     R(int, pango_layout_get_baseline, (rk_pango_layout *layout), (layout))                                      \
     V(pango_cairo_show_layout, (struct _cairo *cairo, rk_pango_layout *layout), (cairo, layout))
 
-// The loaded functions, one pointer per call.
-#define RK_FIELD(type, name, parameters, arguments) type(*name) parameters;
-#define RK_VOID_FIELD(name, parameters, arguments) void(*name) parameters;
-static struct {
-    RK_PANGO_CALLS(RK_FIELD, RK_VOID_FIELD)
-} pango;
+enum { RK_PANGO_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX) };
+static const char *const names[] = {RK_PANGO_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME)};
+static void *symbols[sizeof names / sizeof names[0]];
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static char load_error[512];
-static int loaded;
+// libpangocairo needs libpango, libpangoft2, GObject, GLib and HarfBuzz, so its handle finds
+// every symbol above.
+static rk_library pango = RK_LIBRARY("Pango", "libpangocairo-1.0.so.0",
+                                     "text needs Pango 1.44 or later (Debian's libpangocairo-1.0-0)", names, symbols);
 
-static void load_library(void) {
-    void *library = dlopen(pangocairo_soname, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "Pango cannot be loaded: %s; %s", reason ? reason : pangocairo_soname,
-                 install_hint);
-        return;
-    }
-    const char *missing = NULL;
-#define RK_LOAD(type, name, parameters, arguments)                        \
-    if (!(*(void **)&pango.name = dlsym(library, #name)) && !missing) missing = #name;
-#define RK_VOID_LOAD(name, parameters, arguments) RK_LOAD(void, name, parameters, arguments)
-    RK_PANGO_CALLS(RK_LOAD, RK_VOID_LOAD)
-    if (missing) {
-        snprintf(load_error, sizeof load_error, "Pango (%s) has no %s; %s", pangocairo_soname, missing,
-                 install_hint);
-        return;
-    }
-    loaded = 1;
-}
+const char *rk_pango_load(void) { return rk_library_load(&pango); }
 
-const char *rk_pango_load(void) {
-    pthread_once(&load_once, load_library);
-    return loaded ? NULL : load_error;
-}
-
-// The calls: each forwards to the loaded function; the header's declarations check the types.
-#define RK_CALL(type, name, parameters, arguments) \
-    type rk_##name parameters { return pango.name arguments; }
+// The calls: each forwards to the bound function; the header's declarations check the types.
+#define RK_CALL(result, name, parameters, arguments) \
+    result rk_##name parameters { return RK_LIBRARY_FUNCTION(symbols, result, name, parameters) arguments; }
 #define RK_VOID_CALL(name, parameters, arguments) \
-    void rk_##name parameters { pango.name arguments; }
+    void rk_##name parameters { RK_LIBRARY_FUNCTION(symbols, void, name, parameters) arguments; }
 RK_PANGO_CALLS(RK_CALL, RK_VOID_CALL)

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CRsvgLoader.h"
 
+#include <CDynamicLibrary.h>
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -13,14 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char rsvg_soname[] = "librsvg-2.so.2";
-
 #if defined(__x86_64__)
 #define RK_ELF_MACHINE EM_X86_64
-#define RK_MULTIARCH "x86_64-linux-gnu"
 #elif defined(__aarch64__)
 #define RK_ELF_MACHINE EM_AARCH64
-#define RK_MULTIARCH "aarch64-linux-gnu"
 #endif
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -140,132 +138,96 @@ int rk_rsvg_version_in_file(const char *path, unsigned *major, unsigned *minor, 
     return result;
 }
 
-// MARK: - Which file
+// MARK: - Loading
 
-// The real path of librsvg-2.so.2 in the folders the dynamic loader searches on Debian and most
-// other distributions (LD_LIBRARY_PATH first), or "" when none holds it; and its version.
-static char library_path[PATH_MAX];
+// Every call RasterKit makes, as R(result, name, parameters, arguments) or V(name, parameters,
+// arguments), in GLib's and librsvg's stable ABI (no GLib header is a build dependency); and the
+// version variables, which are data.
+#define RK_RSVG_CALLS(R, V)                                                                                          \
+    R(void *, rsvg_handle_new_from_stream_sync, (void *stream, void *base_file, int flags, void *cancellable,        \
+                                                 void **error), (stream, base_file, flags, cancellable, error))      \
+    V(rsvg_handle_set_dpi, (void *handle, double dpi), (handle, dpi))                                                \
+    R(int, rsvg_handle_get_intrinsic_size_in_pixels, (void *handle, double *width, double *height),                  \
+      (handle, width, height))                                                                                       \
+    V(rsvg_handle_get_intrinsic_dimensions, (void *handle, int *has_width, rk_rsvg_length *width, int *has_height,   \
+                                             rk_rsvg_length *height, int *has_viewbox, rk_rsvg_rectangle *viewbox),  \
+      (handle, has_width, width, has_height, height, has_viewbox, viewbox))                                          \
+    R(int, rsvg_handle_get_geometry_for_layer, (void *handle, const char *id, const rk_rsvg_rectangle *viewport,     \
+                                                rk_rsvg_rectangle *ink, rk_rsvg_rectangle *logical, void **error),   \
+      (handle, id, viewport, ink, logical, error))                                                                   \
+    R(int, rsvg_handle_render_document, (void *handle, void *cairo, const rk_rsvg_rectangle *viewport, void **error), \
+      (handle, cairo, viewport, error))                                                                              \
+    R(void *, g_memory_input_stream_new_from_data, (const void *data, ssize_t length, void (*destroy)(void *)),      \
+      (data, length, destroy))                                                                                       \
+    R(void *, g_file_new_for_path, (const char *path), (path))                                                       \
+    V(g_object_unref, (void *object), (object))                                                                      \
+    V(g_error_free, (void *error), (error))
+#define RK_RSVG_DATA(D) D(rsvg_major_version) D(rsvg_minor_version) D(rsvg_micro_version)
+#define RK_DATA_INDEX(name) rk_index_##name,
+#define RK_DATA_NAME(name) #name,
+
+enum { RK_RSVG_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX) RK_RSVG_DATA(RK_DATA_INDEX) };
+static const char *const names[] = {RK_RSVG_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME) RK_RSVG_DATA(RK_DATA_NAME)};
+static void *symbols[sizeof names / sizeof names[0]];
+
+static rk_library rsvg = RK_LIBRARY("librsvg", "librsvg-2.so.2", "librsvg 2.52 or later is needed (Debian's librsvg2-2)",
+                                    names, symbols);
+
+// The calls, as `call_<name>`: each forwards to the bound function (rk_rsvg_load first). They
+// stay private: the functions this file exports wrap them, turning GErrors into messages.
+#define RK_CALL(result, name, parameters, arguments) \
+    static result call_##name parameters { return RK_LIBRARY_FUNCTION(symbols, result, name, parameters) arguments; }
+#define RK_VOID_CALL(name, parameters, arguments) \
+    static void call_##name parameters { RK_LIBRARY_FUNCTION(symbols, void, name, parameters) arguments; }
+RK_RSVG_CALLS(RK_CALL, RK_VOID_CALL)
+
+// The version of the file the search found, read without loading it: keys are made with it
+// before anything is drawn.
 static char file_version[48];
 static pthread_once_t file_once = PTHREAD_ONCE_INIT;
 
-static int take_if_present(const char *folder, size_t length) {
-    char candidate[PATH_MAX];
-    struct stat info;
-    if (length == 0 || length + sizeof rsvg_soname + 1 > sizeof candidate) return 0;
-    snprintf(candidate, sizeof candidate, "%.*s/%s", (int)length, folder, rsvg_soname);
-    if (stat(candidate, &info) != 0 || !S_ISREG(info.st_mode)) return 0;
-    return realpath(candidate, library_path) != NULL;
-}
-
-static void find_library_file(void) {
-    library_path[0] = '\0';
-    int found = 0;
-    const char *search = getenv("LD_LIBRARY_PATH");
-    while (search && *search && !found) {
-        size_t length = strcspn(search, ":;");
-        found = take_if_present(search, length);
-        search += length + (search[length] != '\0');
-    }
-    static const char *const folders[] = {
-        "/usr/local/lib",
-#ifdef RK_MULTIARCH
-        "/usr/local/lib/" RK_MULTIARCH, "/lib/" RK_MULTIARCH, "/usr/lib/" RK_MULTIARCH,
-#endif
-        "/lib64", "/usr/lib64", "/lib", "/usr/lib",
-    };
-    for (size_t i = 0; i < sizeof folders / sizeof folders[0] && !found; i++) {
-        found = take_if_present(folders[i], strlen(folders[i]));
-    }
-    if (!found) library_path[0] = '\0';
+static void read_file_version(void) {
+    const char *path = rk_library_path(&rsvg);
     unsigned major, minor, micro;
-    if (found && rk_rsvg_version_in_file(library_path, &major, &minor, &micro) == 0) {
+    if (path && rk_rsvg_version_in_file(path, &major, &minor, &micro) == 0) {
         snprintf(file_version, sizeof file_version, "%u.%u.%u", major, minor, micro);
     }
 }
 
-// MARK: - Loading
-
-static struct {
-    void *(*new_from_stream_sync)(void *stream, void *base_file, int flags, void *cancellable, void **error);
-    void (*set_dpi)(void *handle, double dpi);
-    int (*get_intrinsic_size_in_pixels)(void *handle, double *width, double *height);
-    void (*get_intrinsic_dimensions)(void *handle, int *has_width, rk_rsvg_length *width, int *has_height,
-                                     rk_rsvg_length *height, int *has_viewbox, rk_rsvg_rectangle *viewbox);
-    int (*get_geometry_for_layer)(void *handle, const char *id, const rk_rsvg_rectangle *viewport,
-                                  rk_rsvg_rectangle *ink, rk_rsvg_rectangle *logical, void **error);
-    int (*render_document)(void *handle, void *cairo, const rk_rsvg_rectangle *viewport, void **error);
-    void *(*memory_input_stream_new_from_data)(const void *data, ssize_t length, void (*destroy)(void *));
-    void *(*file_new_for_path)(const char *path);
-    void (*object_unref)(void *object);
-    void (*error_free)(void *error);
-} rsvg;
-
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static char load_error[PATH_MAX + 256];
 static char loaded_version[48];
-static int loaded;
+static char changed_error[PATH_MAX + 256];
+static pthread_once_t check_once = PTHREAD_ONCE_INIT;
+static const char *load_error;
 
-// dlsym for a function, keeping the first missing name.
-static void *symbol(void *library, const char *name, const char **missing) {
-    void *address = dlsym(library, name);
-    if (!address && !*missing) *missing = name;
-    return address;
-}
-
-static void load_library(void) {
-    pthread_once(&file_once, find_library_file);
-    const char *path = library_path[0] ? library_path : rsvg_soname;
-    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "librsvg cannot be loaded: %s", reason ? reason : path);
-        return;
-    }
-    const char *missing = NULL;
-    *(void **)&rsvg.new_from_stream_sync = symbol(library, "rsvg_handle_new_from_stream_sync", &missing);
-    *(void **)&rsvg.set_dpi = symbol(library, "rsvg_handle_set_dpi", &missing);
-    *(void **)&rsvg.get_intrinsic_size_in_pixels = symbol(library, "rsvg_handle_get_intrinsic_size_in_pixels", &missing);
-    *(void **)&rsvg.get_intrinsic_dimensions = symbol(library, "rsvg_handle_get_intrinsic_dimensions", &missing);
-    *(void **)&rsvg.get_geometry_for_layer = symbol(library, "rsvg_handle_get_geometry_for_layer", &missing);
-    *(void **)&rsvg.render_document = symbol(library, "rsvg_handle_render_document", &missing);
-    *(void **)&rsvg.memory_input_stream_new_from_data = symbol(library, "g_memory_input_stream_new_from_data", &missing);
-    *(void **)&rsvg.file_new_for_path = symbol(library, "g_file_new_for_path", &missing);
-    *(void **)&rsvg.object_unref = symbol(library, "g_object_unref", &missing);
-    *(void **)&rsvg.error_free = symbol(library, "g_error_free", &missing);
-    const unsigned *major = symbol(library, "rsvg_major_version", &missing);
-    const unsigned *minor = symbol(library, "rsvg_minor_version", &missing);
-    const unsigned *micro = symbol(library, "rsvg_micro_version", &missing);
-    if (missing) {
-        snprintf(load_error, sizeof load_error, "librsvg at %s has no %s (librsvg 2.52 or later is needed)", path, missing);
-        return;
-    }
-    snprintf(loaded_version, sizeof loaded_version, "%u.%u.%u", *major, *minor, *micro);
+static void load_and_check(void) {
+    pthread_once(&file_once, read_file_version);
+    load_error = rk_library_load(&rsvg);
+    if (load_error) return;
+    snprintf(loaded_version, sizeof loaded_version, "%u.%u.%u", *(const unsigned *)symbols[rk_index_rsvg_major_version],
+             *(const unsigned *)symbols[rk_index_rsvg_minor_version], *(const unsigned *)symbols[rk_index_rsvg_micro_version]);
     // Keys were made with the file's version; a library replaced since then must not draw under them.
     if (file_version[0] && strcmp(file_version, loaded_version) != 0) {
-        snprintf(load_error, sizeof load_error, "librsvg at %s changed while this process ran (%s, now %s)",
-                 path, file_version, loaded_version);
-        return;
+        const char *path = rk_library_path(&rsvg);
+        snprintf(changed_error, sizeof changed_error, "librsvg at %s changed while this process ran (%s, now %s)",
+                 path ? path : "librsvg-2.so.2", file_version, loaded_version);
+        load_error = changed_error;
     }
-    loaded = 1;
 }
 
 const char *rk_rsvg_load(void) {
-    pthread_once(&load_once, load_library);
-    return loaded ? NULL : load_error;
+    pthread_once(&check_once, load_and_check);
+    return load_error;
 }
 
 const char *rk_rsvg_loaded_version(void) {
-    pthread_once(&load_once, load_library);
+    pthread_once(&check_once, load_and_check);
     return loaded_version[0] ? loaded_version : NULL;
 }
 
-const char *rk_rsvg_library_path(void) {
-    pthread_once(&file_once, find_library_file);
-    return library_path[0] ? library_path : NULL;
-}
+const char *rk_rsvg_library_path(void) { return rk_library_path(&rsvg); }
 
 const char *rk_rsvg_version(void) {
-    pthread_once(&file_once, find_library_file);
+    pthread_once(&file_once, read_file_version);
     if (file_version[0]) return file_version;
     const char *version = rk_rsvg_loaded_version();
     return version ? version : "unavailable";
@@ -285,7 +247,7 @@ static char *take_message(void *error) {
     if (!error) return NULL;
     const char *text = ((rk_gerror *)error)->message;
     char *copy = text ? strdup(text) : NULL;
-    rsvg.error_free(error);
+    call_g_error_free(error);
     return copy;
 }
 
@@ -304,37 +266,37 @@ static int outcome(int succeeded, void *error, char **message) {
 
 rk_rsvg_handle *rk_rsvg_parse(const void *bytes, size_t count, const char *base_file, char **message) {
     void *error = NULL;
-    void *stream = rsvg.memory_input_stream_new_from_data(bytes, (ssize_t)count, NULL);
-    void *base = base_file ? rsvg.file_new_for_path(base_file) : NULL;
-    void *handle = rsvg.new_from_stream_sync(stream, base, 0, NULL, &error);
-    rsvg.object_unref(stream);
-    if (base) rsvg.object_unref(base);
+    void *stream = call_g_memory_input_stream_new_from_data(bytes, (ssize_t)count, NULL);
+    void *base = base_file ? call_g_file_new_for_path(base_file) : NULL;
+    void *handle = call_rsvg_handle_new_from_stream_sync(stream, base, 0, NULL, &error);
+    call_g_object_unref(stream);
+    if (base) call_g_object_unref(base);
     outcome(handle != NULL, error, message);
     return handle;
 }
 
-void rk_rsvg_free(rk_rsvg_handle *handle) { rsvg.object_unref(handle); }
+void rk_rsvg_free(rk_rsvg_handle *handle) { call_g_object_unref(handle); }
 
-void rk_rsvg_set_dpi(rk_rsvg_handle *handle, double dpi) { rsvg.set_dpi(handle, dpi); }
+void rk_rsvg_set_dpi(rk_rsvg_handle *handle, double dpi) { call_rsvg_handle_set_dpi(handle, dpi); }
 
 int rk_rsvg_intrinsic_size_in_pixels(rk_rsvg_handle *handle, double *width, double *height) {
-    return rsvg.get_intrinsic_size_in_pixels(handle, width, height) != 0;
+    return call_rsvg_handle_get_intrinsic_size_in_pixels(handle, width, height) != 0;
 }
 
 void rk_rsvg_intrinsic_dimensions(rk_rsvg_handle *handle, int *has_width, rk_rsvg_length *width,
                                   int *has_height, rk_rsvg_length *height, int *has_viewbox,
                                   rk_rsvg_rectangle *viewbox) {
-    rsvg.get_intrinsic_dimensions(handle, has_width, width, has_height, height, has_viewbox, viewbox);
+    call_rsvg_handle_get_intrinsic_dimensions(handle, has_width, width, has_height, height, has_viewbox, viewbox);
 }
 
 int rk_rsvg_geometry(rk_rsvg_handle *handle, const rk_rsvg_rectangle *viewport, rk_rsvg_rectangle *ink,
                      rk_rsvg_rectangle *logical, char **message) {
     void *error = NULL;
-    int succeeded = rsvg.get_geometry_for_layer(handle, NULL, viewport, ink, logical, &error) != 0;
+    int succeeded = call_rsvg_handle_get_geometry_for_layer(handle, NULL, viewport, ink, logical, &error) != 0;
     return outcome(succeeded, error, message);
 }
 
 int rk_rsvg_render(rk_rsvg_handle *handle, void *cairo, const rk_rsvg_rectangle *viewport, char **message) {
     void *error = NULL;
-    return outcome(rsvg.render_document(handle, cairo, viewport, &error) != 0, error, message);
+    return outcome(call_rsvg_handle_render_document(handle, cairo, viewport, &error) != 0, error, message);
 }
