@@ -19,6 +19,19 @@ package struct FailureSummary: Codable, Sendable {
     package var differenceBounds: ImageDiff.PixelRect?
     /// The different pixel whose colour changed most; absent like `differenceBounds`.
     package var largestDifference: LargestChange?
+    /// What failed; absent in older files (which `rasterkit goldens accept` then leaves alone).
+    package var kind: Kind?
+    /// The goldens folder `golden` lies in, as the assertion resolved it.
+    package var goldensRoot: String?
+
+    /// What a golden failure was: `mismatch`, `sizeMismatch` and `missing` have an actual image
+    /// a reviewer may accept; `nondeterministic` (two fresh renders differed) has none to accept.
+    package enum Kind: String, Codable, Sendable {
+        case mismatch, sizeMismatch, missing, nondeterministic
+
+        /// Whether `rasterkit goldens accept` may copy the actual image over the golden.
+        package var isAcceptable: Bool { self != .nondeterministic }
+    }
 
     /// ``ImageDiff/LargestDifference`` as `result.json` spells it: colours as `#RRGGBBAA`.
     package struct LargestChange: Codable, Sendable, Equatable {
@@ -37,8 +50,10 @@ package struct FailureSummary: Codable, Sendable {
     package init(identifier: String, golden: String, message: String, differentPixels: Int?, totalPixels: Int?,
                  ratio: Double?, expectedSize: String?, actualSize: String?, recordMode: String,
                  ignoredRegions: [String] = [], differenceBounds: ImageDiff.PixelRect? = nil,
-                 largestDifference: ImageDiff.LargestDifference? = nil) {
+                 largestDifference: ImageDiff.LargestDifference? = nil, kind: Kind? = nil, goldensRoot: String? = nil) {
         self.ignoredRegions = ignoredRegions.isEmpty ? nil : ignoredRegions
+        self.kind = kind
+        self.goldensRoot = goldensRoot
         self.differenceBounds = differenceBounds
         self.largestDifference = largestDifference.map {
             LargestChange(x: $0.x, y: $0.y, expected: ImageDiff.LargestDifference.hex($0.expected),

@@ -45,6 +45,24 @@ public struct GoldenReport: Sendable {
         /// (`(14, 3): #202020FF → #00FF00FF, distance 0.71`), when the comparison found any.
         public var largestChange: String?
 
+        /// What failed, when the artifacts say (older ones do not).
+        package var kind: FailureSummary.Kind?
+        /// The goldens folder the golden lies in, when the artifacts say.
+        package var goldensRoot: String?
+
+        /// Whether `rasterkit goldens accept` may copy this failure's actual image over its
+        /// golden: a golden assertion's mismatch or missing golden, with an actual image.
+        public var isAcceptable: Bool { kind?.isAcceptable == true && goldensRoot != nil && actual != nil }
+
+        /// The command that accepts this failure's actual image as its golden, run from the
+        /// folder the tests run in; nil when it cannot be accepted.
+        public var acceptCommand: String? {
+            guard isAcceptable else { return nil }
+            let artifacts = (artifactsFolder as NSString).deletingLastPathComponent
+            return "rasterkit goldens accept \(ReportText.shellQuoted(identifier)) --artifacts \(ReportText.shellQuoted(artifacts))"
+                + " --goldens \(ReportText.shellQuoted(goldensRoot ?? ""))"
+        }
+
         /// `different pixels in x 3–9, y 4–4 (7×1 px); largest change at (5, 4): …`, or nil.
         var whereText: String? {
             guard let differenceBounds else { return nil }
@@ -96,7 +114,8 @@ public struct GoldenReport: Sendable {
                                     totalPixels: summary.totalPixels, expected: image("expected.png"), actual: actual,
                                     diff: image("diff.png"), leftOut: leftOut,
                                     ignoredRegions: summary.ignoredRegions ?? [], differenceBounds: summary.differenceBounds,
-                                    largestChange: summary.largestDifference?.text))
+                                    largestChange: summary.largestDifference?.text, kind: summary.kind,
+                                    goldensRoot: summary.goldensRoot))
         }
         self.failures = failures.sorted { ($0.ratio ?? 2, $1.identifier) > ($1.ratio ?? 2, $0.identifier) }
         self.skipped = skipped
@@ -144,11 +163,16 @@ public struct GoldenReport: Sendable {
         <section>
           <h2>\(escape(failure.identifier)) <span class="ratio">\(ratio)</span></h2>
           <p class="stats">\(pixels)\(location) · golden <code>\(escape(failure.golden))</code></p>
-          \(ignoredNote(failure))<pre>\(ReportText.html(failure.message, multiline: true))</pre>
+          \(ignoredNote(failure))\(acceptNote(failure))<pre>\(ReportText.html(failure.message, multiline: true))</pre>
           <div class="row">\(figure("expected", failure.expected))\(figure("actual", failure.actual))\(figure("diff", failure.diff))</div>
           \(compare)
         </section>
         """
+    }
+
+    private func acceptNote(_ failure: Failure) -> String {
+        guard let command = failure.acceptCommand else { return "" }
+        return "<p class=\"accept\">To accept the actual image as the golden: <code>\(escape(command))</code></p>"
     }
 
     private func ignoredNote(_ failure: Failure) -> String {

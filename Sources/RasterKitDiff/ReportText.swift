@@ -10,6 +10,11 @@ enum ReportText {
         }))
     }
 
+    /// `text` as one POSIX shell word: in single quotes, each `'` in it written `'\''`.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// `text` as an inline code span of GitHub-flavoured Markdown, safe in a table cell: on one
     /// line, its pipes escaped (which a table reads even in code), and fenced by more backticks
     /// than any run of them inside it, so nothing in it is read as a link, emphasis, HTML, a

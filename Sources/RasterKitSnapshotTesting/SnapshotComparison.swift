@@ -94,7 +94,8 @@ struct SnapshotComparison {
             identifier: "snapshot/" + folder.lastPathComponent, golden: "(swift-snapshot-testing reference)", message: message,
             differentPixels: result?.differentPixels, totalPixels: result?.totalPixels, ratio: result?.ratio,
             expectedSize: "\(expected.width)×\(expected.height)", actualSize: actualSize, recordMode: "swift-snapshot-testing",
-            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference)
+            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference,
+            kind: result == nil ? .sizeMismatch : .mismatch)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(summary).write(to: folder.appendingPathComponent("result.json"), options: .atomic)

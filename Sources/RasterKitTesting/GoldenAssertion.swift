@@ -112,8 +112,8 @@ enum GoldenRendering {
             if mode == .never || mode == .compare {
                 let message = "Missing golden \(goldenPath). It was not recorded because the record mode is \(mode.rawValue) (\(modeSource)). "
                     + "Record it on a developer machine with RASTERKIT_RECORD=missing swift test --filter \(testName), look at it, and commit it."
-                let attachments = try writeArtifacts(place, message: message, mode: mode, expected: nil, actualPNG: try actualPNG(),
-                                                     actual: actual, result: nil, ignored: nil)
+                let attachments = try writeArtifacts(place, kind: .missing, message: message, mode: mode, expected: nil,
+                                                     actualPNG: try actualPNG(), actual: actual, result: nil, ignored: nil)
                 if mode == .compare { return TestFailureReporter.note(message, artifacts: place.artifactsDirectory) }
                 return TestFailureReporter.fail(message + "\nActual: \(place.artifactsDirectory.path)/actual.png",
                                                 attachments: attachments, at: location)
@@ -170,8 +170,9 @@ enum GoldenRendering {
             message += "Golden \(place.identifier) has a different size: expected \(expected.width)×\(expected.height) pixels, "
                 + "actual \(actual.width)×\(actual.height)."
         }
-        let attachments = try writeArtifacts(place, message: message, mode: mode, expected: expected, actualPNG: try actualPNG(),
-                                             actual: actual, result: result, ignored: ignored)
+        let attachments = try writeArtifacts(place, kind: result == nil ? .sizeMismatch : .mismatch, message: message, mode: mode,
+                                             expected: expected, actualPNG: try actualPNG(), actual: actual, result: result,
+                                             ignored: ignored)
         let directory = place.artifactsDirectory.path
         message += "\nGolden:   \(goldenPath)\nExpected: \(directory)/expected.png\nActual:   \(directory)/actual.png"
         if result != nil { message += "\nDiff:     \(directory)/diff.png" }
@@ -187,7 +188,11 @@ enum GoldenRendering {
         } catch {
             throw GoldenError.cannotWrite(path: url.path, reason: "\(error)")
         }
-        try environment.record(RenderEnvironment.current())
+        do {
+            try environment.record(RenderEnvironment.current())
+        } catch {
+            throw GoldenError.cannotWrite(path: environment.url.path, reason: "\(error)")
+        }
     }
 
     /// Before a golden is written: renders twice more with fresh caches and compares the three
@@ -214,7 +219,7 @@ enum GoldenRendering {
                 + "\(what). A golden must render the same every time: look for a clock, a counter, random values or "
                 + "unordered collections in draw(in:size:), or mask the part that changes with ignoring:."
         }
-        let attachments = try writeArtifacts(place, message: message, mode: mode, expected: first,
+        let attachments = try writeArtifacts(place, kind: .nondeterministic, message: message, mode: mode, expected: first,
                                              actualPNG: [UInt8](try second.pngData()), actual: second, result: result,
                                              ignored: nil)
         let directory = place.artifactsDirectory.path
@@ -224,7 +229,8 @@ enum GoldenRendering {
         return false
     }
 
-    private static func writeArtifacts(_ place: GoldenLocation, message: String, mode: RecordMode, expected: RGBABitmap?,
+    private static func writeArtifacts(_ place: GoldenLocation, kind: FailureSummary.Kind, message: String, mode: RecordMode,
+                                       expected: RGBABitmap?,
                                        actualPNG: [UInt8], actual: RGBABitmap, result: ImageDiff.Result?,
                                        ignored: IgnoredRegions?) throws -> [(name: String, bytes: [UInt8])] {
         let summary = FailureArtifacts.Summary(
@@ -232,7 +238,8 @@ enum GoldenRendering {
             differentPixels: result?.differentPixels, totalPixels: result?.totalPixels, ratio: result?.ratio,
             expectedSize: expected.map { "\($0.width)×\($0.height)" }, actualSize: "\(actual.width)×\(actual.height)",
             recordMode: mode.rawValue, ignoredRegions: ignored.map(\.descriptions) ?? [],
-            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference)
+            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference, kind: kind,
+            goldensRoot: place.goldensDirectory.path)
         let expectedPNG = try expected.map { [UInt8](try $0.pngData()) }
         let diffPNG = try result?.diffImage.map { [UInt8](try (ignored?.drawn(on: $0) ?? $0).pngData()) }
         return try FailureArtifacts(directory: place.artifactsDirectory)

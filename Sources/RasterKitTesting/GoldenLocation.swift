@@ -7,6 +7,8 @@ import Synchronization
 /// by walking up from the test file to `Package.swift`.
 struct GoldenLocation {
     let goldenURL: URL
+    /// The goldens folder `goldenURL` lies in.
+    let goldensDirectory: URL
     let artifactsDirectory: URL
     /// Where the run records of `rasterkit goldens unused` go (see ``GoldenRunLog``).
     let runsDirectory: URL
@@ -34,6 +36,7 @@ struct GoldenLocation {
         } else {
             throw GoldenError.packageRootNotFound(searchedFrom: filePath)
         }
+        self.goldensDirectory = goldens
         goldenURL = goldens.appendingPathComponent(testFile, isDirectory: true).appendingPathComponent(fileName + ".png")
 
         let artifacts: URL

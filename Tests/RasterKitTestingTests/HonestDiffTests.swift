@@ -103,7 +103,12 @@ import Testing
         #expect(summary.differenceBounds == ImageDiff.PixelRect(x: 2, y: 2, width: 2, height: 1))
         #expect(summary.largestDifference?.x == 2 && summary.largestDifference?.y == 2)
         #expect(summary.largestDifference?.actual == "#000000FF")
+        #expect(summary.kind == .mismatch && summary.goldensRoot == harness.goldens.path)
         let report = try GoldenReport(artifactsDirectory: harness.artifacts)
+        // The page says, per failure, the command that accepts it.
+        #expect(report.failures.first?.acceptCommand == "rasterkit goldens accept 'GoldenAssertionTests/located@1x' --artifacts '"
+            + harness.artifacts.path + "' --goldens '" + harness.goldens.path + "'")
+        #expect(report.html().contains("To accept the actual image as the golden: <code>rasterkit goldens accept &#39;GoldenAssertionTests/located@1x&#39;"))
         #expect(report.html().contains("different pixels in x 2–3, y 2–2 (2×1 px)"))
         #expect(report.markdown().contains("`different pixels in x 2–3, y 2–2 (2×1 px); largest change at (2, 2)"))
         let junit = report.junitXML()

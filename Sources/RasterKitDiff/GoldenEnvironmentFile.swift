@@ -1,43 +1,40 @@
 import Foundation
+import RasterKit
 
 /// `environment.json` in a golden folder: the libraries and fonts the folder's goldens were last
 /// recorded with (``RenderEnvironment``), so a failure on another machine can say what changed.
 ///
-/// Written whenever a golden of the folder is recorded, and only when its bytes would change;
-/// its content is sorted JSON without dates, so recording the same environment twice gives
-/// the same file.
-struct GoldenEnvironmentFile {
-    static let fileName = "environment.json"
+/// Written whenever a golden of the folder is recorded or accepted (`rasterkit goldens accept`),
+/// and only when its bytes would change; its content is sorted JSON without dates, so recording
+/// the same environment twice gives the same file.
+package struct GoldenEnvironmentFile {
+    package static let fileName = "environment.json"
 
-    let url: URL
+    package let url: URL
 
-    init(goldenURL: URL) {
+    package init(goldenURL: URL) {
         url = goldenURL.deletingLastPathComponent().appendingPathComponent(GoldenEnvironmentFile.fileName)
     }
 
     /// The recorded environment; nil when there is no file or it cannot be read (goldens
     /// recorded before environments were, or a hand-edited file).
-    func read() -> RenderEnvironment? {
+    package func read() -> RenderEnvironment? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         return try? JSONDecoder().decode(RenderEnvironment.self, from: data)
     }
 
     /// Writes `environment` unless the file already holds exactly its bytes.
-    func record(_ environment: RenderEnvironment) throws {
-        do {
-            let data = try environment.jsonData()
-            if (try? Data(contentsOf: url)) == data { return }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw GoldenError.cannotWrite(path: url.path, reason: "\(error)")
-        }
+    package func record(_ environment: RenderEnvironment) throws {
+        let data = try environment.jsonData()
+        if (try? Data(contentsOf: url)) == data { return }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .atomic)
     }
 
     /// The first lines of a failure message when the recorded environment differs from
     /// `current`, telling the reviewer whether to re-record or debug; nil when nothing differs
     /// or nothing was recorded.
-    func mismatchNote(current: RenderEnvironment) -> String? {
+    package func mismatchNote(current: RenderEnvironment) -> String? {
         guard let recorded = read() else { return nil }
         let differences = recorded.differences(now: current)
         guard !differences.isEmpty else { return nil }

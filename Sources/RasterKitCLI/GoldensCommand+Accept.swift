@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import RasterKit
+import RasterKitArguments
+import RasterKitDiff
+
+extension GoldensCommand {
+    /// `rasterkit goldens accept [NAME-GLOB…]`: copies the actual images of the last run's failed
+    /// or missing goldens over their goldens, after a reviewer has looked at them.
+    struct Accept: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "accept",
+            abstract: "Accept the actual images of failed or missing goldens as their new goldens.",
+            discussion: "Reads the failures golden assertions left in the artifacts folder (as `rasterkit report` "
+                + "does) and, for each whose name matches a glob (every one without globs), writes its actual "
+                + "image over its golden, records the render environment beside it, and removes the failure's "
+                + "artifacts. Only mismatched and missing goldens are accepted, never a render that differed from "
+                + "itself, and only into the goldens folder. Exits 0 when every matching failure was accepted, 1 "
+                + "when some could not be or none matched, 2 for usage errors.")
+
+        @Argument(help: ArgumentHelp("Golden names or globs, such as 'BadgeTests/*' (as `rasterkit report` lists them).",
+                                     valueName: "name-glob"))
+        var names: [String] = []
+
+        @Option(name: .long, help: ArgumentHelp("The failure artifacts of the last run.", valueName: "dir"))
+        var artifacts: String?
+
+        @Option(name: .long, help: ArgumentHelp("The goldens folder: nothing is written outside it.", valueName: "dir"))
+        var goldens: String = "Goldens"
+
+        @Flag(name: .long, help: "Say what would be accepted, and write nothing.")
+        var dryRun = false
+
+        var artifactsPath: String {
+            artifacts ?? ProcessInfo.processInfo.environment["RASTERKIT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? ".build/rasterkit-artifacts"
+        }
+
+        func validate() throws {
+            if let artifacts { try PathChecks.requireNonEmpty(artifacts, "--artifacts") }
+            try PathChecks.requireNonEmpty(goldens, "--goldens")
+            for name in names where name.isEmpty || name.contains("\0") {
+                throw ValidationError("a golden name or glob must be non-empty text, not \(name.debugDescription)")
+            }
+            for (path, flag) in [(artifactsPath, "--artifacts"), (goldens, "--goldens")] {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw ValidationError("\(flag) \(path) is not a folder" + (flag == "--artifacts" ? " (no failure is recorded there)" : ""))
+                }
+            }
+        }
+
+        func run() throws {
+            let report = try GoldenReport(artifactsDirectory: URL(fileURLWithPath: artifactsPath, isDirectory: true))
+            let matching = report.failures.filter { failure in
+                names.isEmpty || names.contains { $0 == failure.identifier || fnmatch($0, failure.identifier, 0) == 0 }
+            }
+            guard !matching.isEmpty else {
+                let listed = report.failures.map(\.identifier).sorted().joined(separator: ", ")
+                FileHandle.standardError.write(Data(("rasterkit goldens accept: no failure in \(artifactsPath) matches "
+                    + (names.isEmpty ? "" : names.joined(separator: " ")) + (listed.isEmpty ? "" : " (failures: \(listed))") + "\n").utf8))
+                throw ExitStatus.partialFailure
+            }
+            let root = PathChecks.canonical(goldens)
+            var refused = 0
+            for failure in matching.sorted(by: { $0.identifier < $1.identifier }) {
+                do {
+                    let golden = try accept(failure, root: root)
+                    print((dryRun ? "would accept " : "accepted ") + "\(failure.identifier) → \(golden)")
+                } catch let error as Refusal {
+                    refused += 1
+                    FileHandle.standardError.write(Data("rasterkit goldens accept: \(failure.identifier): \(error.reason)\n".utf8))
+                }
+            }
+            if refused > 0 { throw ExitStatus.partialFailure }
+        }
+
+        /// Why one failure was not accepted.
+        struct Refusal: Error {
+            let reason: String
+        }
+
+        /// Writes `failure`'s actual image over its golden inside `root`; returns the golden's path.
+        private func accept(_ failure: GoldenReport.Failure, root: String) throws -> String {
+            guard let kind = failure.kind else {
+                throw Refusal(reason: "its artifacts do not say what failed (written by an older RasterKit); run the test again")
+            }
+            guard kind.isAcceptable else {
+                throw Refusal(reason: "it rendered differently each time, so there is no one image to accept; make it deterministic first")
+            }
+            guard failure.goldensRoot != nil, failure.golden.hasPrefix("/") else {
+                throw Refusal(reason: "its golden (\(failure.golden)) is not a golden file this command writes")
+            }
+            guard let actual = failure.actual else {
+                throw Refusal(reason: "its actual image is missing or unusable" + (failure.leftOut["actual.png"].map { " (\($0))" } ?? ""))
+            }
+            let golden = PathChecks.canonical(failure.golden)
+            guard golden.hasSuffix(".png"), PathChecks.isInside(golden, root), golden != root else {
+                throw Refusal(reason: "its golden \(failure.golden) is not inside the goldens folder \(goldens)")
+            }
+            guard !dryRun else { return golden }
+            do {
+                // The bytes GoldenReport encoded anew from the decoded pixels: nothing of the
+                // artifact file itself is copied.
+                try AtomicFileWriter.write(actual, to: golden, below: root)
+                try GoldenEnvironmentFile(goldenURL: URL(fileURLWithPath: golden)).record(RenderEnvironment.current())
+            } catch {
+                throw Refusal(reason: "cannot write \(golden): \(error)")
+            }
+            // Accepted: the failure is no longer one, so the report stops listing it.
+            try? FileManager.default.removeItem(atPath: failure.artifactsFolder)
+            return golden
+        }
+    }
+}
