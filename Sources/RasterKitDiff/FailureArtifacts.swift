@@ -2,13 +2,15 @@ import Foundation
 
 /// What a failed golden assertion leaves behind for a person (and `rasterkit report`):
 /// `expected.png`, `actual.png`, `diff.png` and `result.json` in one folder per golden.
-struct FailureArtifacts {
-    typealias Summary = FailureSummary
+package struct FailureArtifacts {
+    package typealias Summary = FailureSummary
 
-    let directory: URL
+    package let directory: URL
+
+    package init(directory: URL) { self.directory = directory }
 
     /// Writes whichever images there are, replacing older artifacts of the same golden.
-    func write(summary: Summary, expected: [UInt8]?, actual: [UInt8], diff: [UInt8]?) throws -> [(name: String, bytes: [UInt8])] {
+    package func write(summary: Summary, expected: [UInt8]?, actual: [UInt8], diff: [UInt8]?) throws -> [(name: String, bytes: [UInt8])] {
         do {
             try? FileManager.default.removeItem(at: directory)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -2,15 +2,15 @@ import Foundation
 
 /// The tolerance a golden assertion uses, and where each of its values came from: the call's
 /// `tolerance:` argument, an environment variable, or the default.
-struct ResolvedTolerance {
-    var tolerance: Tolerance
-    var thresholdSource: String
-    var pixelsSource: String
-    var ratioSource: String
+package struct ResolvedTolerance {
+    package var tolerance: Tolerance
+    package var thresholdSource: String
+    package var pixelsSource: String
+    package var ratioSource: String
 
     /// Argument first, then `RASTERKIT_THRESHOLD`, `RASTERKIT_MAX_DIFFERENT_PIXELS`,
     /// `RASTERKIT_MAX_DIFFERENT_RATIO`, then the defaults.
-    init(argument: Tolerance?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(argument: Tolerance?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         if let argument {
             tolerance = argument
             thresholdSource = "tolerance: argument"
@@ -36,7 +36,7 @@ struct ResolvedTolerance {
         }
     }
 
-    var summary: String {
+    package var summary: String {
         let pixels = tolerance.maxDifferentPixels.map { "at most \($0) pixels" } ?? "no pixel limit"
         let ratio = tolerance.maxDifferentRatio.map { "a ratio of at most \($0)" } ?? "no ratio limit"
         let limits = tolerance.maxDifferentPixels == nil && tolerance.maxDifferentRatio == nil

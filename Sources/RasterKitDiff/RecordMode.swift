@@ -20,7 +20,7 @@ public enum RecordMode: String, Sendable, CaseIterable {
     case compare
 
     /// The mode from the environment, and a sentence saying where it came from.
-    static func current(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    package static func current(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> (mode: RecordMode, source: String) {
         if let text = environment["RASTERKIT_RECORD"], !text.isEmpty {
             guard let mode = RecordMode(rawValue: text.lowercased()) else {
@@ -32,7 +32,7 @@ public enum RecordMode: String, Sendable, CaseIterable {
         return (.missing, "the default on a developer machine")
     }
 
-    static func isCI(_ environment: [String: String]) -> Bool {
+    package static func isCI(_ environment: [String: String]) -> Bool {
         guard let value = environment["CI"]?.lowercased() else { return false }
         return !(value.isEmpty || value == "0" || value == "false" || value == "no")
     }
