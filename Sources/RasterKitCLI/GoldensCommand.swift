@@ -9,7 +9,7 @@ struct GoldensCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goldens",
         abstract: "Look after the golden images of golden tests.",
-        subcommands: [Unused.self, Accept.self])
+        subcommands: [Check.self, Accept.self, Unused.self])
 
     /// Lists (and with `--delete` removes) the PNGs under the goldens folder that the last full
     /// test run never asserted, as its run records say.

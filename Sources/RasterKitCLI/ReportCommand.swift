@@ -56,27 +56,26 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let report = try GoldenReport(artifactsDirectory: URL(fileURLWithPath: artifacts, isDirectory: true))
-        let destination = URL(fileURLWithPath: out)
-        do {
-            // AtomicFileWriter, not Data.write(atomically:): it replaces only a regular file,
-            // never a device or FIFO that took the path's place since validate().
-            try AtomicFileWriter.write(Data(report.html().utf8), to: destination.path)
-        } catch {
-            throw ValidationError("cannot write \(out): \(error)")
-        }
-        if let junit {
-            do {
-                try AtomicFileWriter.write(Data(report.junitXML().utf8), to: junit)
-            } catch {
-                throw ValidationError("cannot write \(junit): \(error)")
+        try Self.write(report, html: out, junit: junit, markdown: markdown)
+        print("\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") → \(URL(fileURLWithPath: out).path)")
+    }
+
+    /// Writes `report` as a page to `html`, as JUnit XML to `junit` and appended as Markdown to
+    /// `markdown`, each when given (paths checked as ``validate()`` checks them).
+    static func write(_ report: GoldenReport, html: String?, junit: String?, markdown: String?) throws {
+        // AtomicFileWriter, not Data.write(atomically:): it replaces only a regular file, never a
+        // device or FIFO that took the path's place since validate().
+        for (path, text) in [(html, { report.html() }), (junit, { report.junitXML() })] {
+            guard let path else { continue }
+            do { try AtomicFileWriter.write(Data(text().utf8), to: path) } catch {
+                throw ValidationError("cannot write \(path): \(error)")
             }
         }
         if let markdown { try append(report.markdown(), to: markdown) }
-        print("\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") → \(destination.path)")
     }
 
     /// Appends to a regular file, or creates it: a step summary collects several steps' text.
-    private func append(_ text: String, to path: String) throws {
+    private static func append(_ text: String, to path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {
             guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
                 throw ValidationError("cannot write \(path)")

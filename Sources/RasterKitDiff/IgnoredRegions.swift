@@ -30,6 +30,11 @@ package struct IgnoredRegions: Sendable {
         self.regions = regions
     }
 
+    /// No region: every pixel is compared.
+    package static let none = IgnoredRegions(regions: [])
+
+    private init(regions: [PixelRegion]) { self.regions = regions }
+
     /// True when there is nothing to ignore.
     package var isEmpty: Bool { regions.isEmpty }
 
