@@ -101,19 +101,27 @@ extension GoldensCommand {
             let limits = loaded.limits
             let rasterizer = Rasterizer(cache: RasterCache(respondsToMemoryPressure: false), limits: limits)
             let command = "rasterkit goldens check \(Self.quoted(manifest)) --goldens \(Self.quoted(goldens))"
+            let settings = Dictionary(loaded.components.map { ($0.name, $0.golden) }, uniquingKeysWith: { first, _ in first })
             var failed = 0, passed = 0
             for output in outputs {
                 let identifier = Self.identifier(of: output)
-                let check = GoldenCheck(
+                // A component's outputs have the source "<component>/<state>"; an SVG's, its file.
+                let golden = settings[String(output.source.prefix { $0 != "/" })] ?? nil
+                var check = GoldenCheck(
                     identifier: identifier, goldenURL: goldensRoot.appendingPathComponent(output.path),
                     goldensDirectory: goldensRoot,
                     artifactsDirectory: artifactsRoot.appendingPathComponent(
                         "goldens." + identifier.replacingOccurrences(of: "/", with: "."), isDirectory: true),
-                    mode: mode, modeSource: modeSource, tolerance: ResolvedTolerance(argument: nil, environment: environment),
+                    mode: mode, modeSource: modeSource,
+                    tolerance: ResolvedTolerance(argument: golden.map(Self.tolerance), environment: environment,
+                                                 argumentSource: "golden: in the manifest"),
                     ignored: IgnoredRegions.none, subject: "check",
                     recordCommand: { "\(command) --record \($0.rawValue) --only \(Self.quoted(identifier))" })
                 do {
                     let image = try Self.written(output, by: rasterizer)
+                    if let masks = golden?.ignore, !masks.isEmpty {
+                        check.ignored = try IgnoredRegions(masks, scale: image.scale, imageSize: image.size)
+                    }
                     let outcome = try check.run(image) {
                         try Self.written(output, by: Rasterizer(cache: RasterCache(respondsToMemoryPressure: false), limits: limits))
                     }
@@ -149,6 +157,12 @@ extension GoldensCommand {
         /// it, then decoded.
         private static func written(_ output: BatchOutput, by rasterizer: Rasterizer) throws -> RasterImage {
             try RasterImage(pngData: output.encode(output.render(rasterizer).image))
+        }
+
+        /// A component's `golden:` settings as the tolerance they give.
+        static func tolerance(_ settings: Manifest.GoldenSettings) -> Tolerance {
+            Tolerance(threshold: settings.threshold ?? 0.1, maxDifferentPixels: settings.maxDifferentPixels,
+                      maxDifferentRatio: settings.maxDifferentRatio, includeAA: settings.includeAA)
         }
 
         /// The output's path without `.png`: how reports, `--only` and `goldens accept` name it.

@@ -10,10 +10,11 @@ package struct ResolvedTolerance {
 
     /// Argument first, then `RASTERKIT_THRESHOLD`, `RASTERKIT_MAX_DIFFERENT_PIXELS`,
     /// `RASTERKIT_MAX_DIFFERENT_RATIO`, then the defaults.
-    package init(argument: Tolerance?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(argument: Tolerance?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                 argumentSource: String = "tolerance: argument") {
         if let argument {
             tolerance = argument
-            thresholdSource = "tolerance: argument"
+            thresholdSource = argumentSource
             pixelsSource = thresholdSource
             ratioSource = thresholdSource
             return

@@ -107,6 +107,34 @@ import Testing
         #expect(try project.check().status == 0)
     }
 
+    @Test func aComponentsGoldenSettingsApply() throws {
+        let project = try Project()
+        func write(dot: String, golden: String) throws {
+            try Data("""
+                name: Kit
+                components:
+                  dot:
+                    sizes: ["12x12"]
+                    golden: \(golden)
+                    layers: [rect: {fill: "#1F9D55"}, rect: {frame: [4, 4, 4, 4], fill: "\(dot)"}]
+                """.utf8).write(to: project.root.appendingPathComponent("kit.yaml"))
+        }
+        try write(dot: "#FFFFFF", golden: "{}")
+        #expect(try project.check().status == 1)   // records
+        // The changed square is masked out: it passes, and a mask past the image is an error.
+        try write(dot: "#000000", golden: "{ignore: [[4, 4, 4, 4]]}")
+        #expect(try project.check().status == 0)
+        try write(dot: "#000000", golden: "{maxDifferentPixels: 16}")
+        let allowed = try project.check()
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        try write(dot: "#000000", golden: "{maxDifferentPixels: 15}")
+        let over = try project.check()
+        #expect(over.status == 1 && over.stderr.contains("at most 15 pixels (golden: in the manifest)"), "\(over.stderr)")
+        try write(dot: "#000000", golden: "{ignore: [[10, 10, 4, 4]]}")
+        let outside = try project.check()
+        #expect(outside.status == 1 && outside.stderr.contains("dot-default: "), "\(outside.stderr)")
+    }
+
     @Test func badInputIsAUsageError() throws {
         let project = try Project()
         #expect(try project.check("--only", "nothing*").status == 2)

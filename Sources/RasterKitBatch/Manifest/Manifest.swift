@@ -73,6 +73,9 @@ public struct Manifest: Sendable {
         /// `preserveVectors: true`: in an asset catalog, each image set holds one PDF (per
         /// appearance) marked `preserves-vector-representation`, instead of a PNG per scale.
         public var preservesVectors = false
+        /// `golden:`: how `rasterkit goldens check` judges its goldens; nil: as `assertGolden`
+        /// does by default.
+        public var golden: GoldenSettings?
         /// The appearances it is exported in: `light` first, then those its `dark:` and
         /// `highContrast:` overrides (or `appearances:`) give it.
         public var appearances: [Appearance] = [.light]

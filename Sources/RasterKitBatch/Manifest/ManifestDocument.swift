@@ -42,6 +42,8 @@ struct ComponentSpec {
     var post: Node?
     /// `fallback:`: the component drawn when this one's render fails.
     var fallback: FallbackReference?
+    /// `golden:`: how `rasterkit goldens check` judges its goldens.
+    var golden: Manifest.GoldenSettings?
 
     /// A component named by `fallback:`, and where.
     struct FallbackReference {

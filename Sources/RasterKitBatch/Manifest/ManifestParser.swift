@@ -9,7 +9,8 @@ struct ManifestParser {
 
     static let topKeys = ["version", "name", "variables", "dark", "highContrast", "defaults", "limits", "components", "svgs"]
     static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content", "post",
-                                "fallback", "template", "preserveVectors", "opticalInsets", "dark", "highContrast", "appearances"]
+                                "fallback", "template", "preserveVectors", "opticalInsets", "dark", "highContrast", "appearances",
+                                "golden"]
 
     /// The document, or nil when the text is not a usable YAML mapping at all.
     func parse(_ text: String) -> ManifestDocument? {
@@ -166,6 +167,7 @@ struct ManifestParser {
         spec.outputs = fields.read("outputs") { outputs($0, $1) } ?? defaultOutputs ?? [.png]
         spec.isTemplate = fields.read("template") { reader.bool($0, $1) } ?? false
         spec.preservesVectors = fields.read("preserveVectors") { reader.bool($0, $1) } ?? false
+        spec.golden = fields.read("golden") { goldenSettings($0, $1) }
         spec.overrides = overrides(fields)
         spec.appearances = fields.read("appearances") { appearances($0, $1) }
         let caps = fields.read("caps") { reader.insets($0, $1, minimum: 0) }

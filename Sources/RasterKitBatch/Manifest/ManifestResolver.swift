@@ -40,6 +40,7 @@ final class ManifestResolver {
                                                scales: spec.scales, outputs: spec.outputs, isTemplate: spec.isTemplate,
                                                location: spec.location, scalesLocation: spec.scalesLocation)
             component.preservesVectors = spec.preservesVectors
+            component.golden = spec.golden
             guard declaresAppearances else { return component }
             for appearance in Appearance.variants {
                 let variant = spec.states.map { state in resolvedState(spec, state, appearance) }
