@@ -8,7 +8,8 @@ struct JSONNotFoundMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            return RequestError.notFound("no route for \(request.uri.path); see /components/…, /icons/…, /health, /metrics").response
+            return RequestError.notFound("no route for \(request.uri.path); see /components, /components/…, /icons/…, /health, /metrics",
+                                         code: "unknown_route").response
         }
     }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Mounts RasterKit's routes on a Hummingbird router, in your own application or in
 /// `rasterkit serve`: `/components/<component>/<state>.png`, `/icons/<path>.png`, the same with
-/// `.webp`, `/health` and `/metrics`. `HEAD` is answered for each, without a body.
+/// `.webp`, `.pdf` and `.svg`, the catalogue at `/components`, `/health` and `/metrics`. `HEAD` is
+/// answered for each, without a body.
 ///
 /// ```swift
 /// let router = Router()
@@ -30,6 +31,9 @@ public struct RasterKitRoutes: Sendable {
         let icon: @Sendable (Request, Context) async -> Response = { request, context in
             await service.icon(context.parameters.getCatchAll(), request: request)
         }
+        let catalogue: @Sendable (Request, Context) async -> Response = { request, _ in await service.catalogue(request: request) }
+        router.get("/components", use: catalogue)
+        router.head("/components") { request, context in await catalogue(request, context).createHeadResponse() }
         router.get("/components/:component/:file", use: component)
         router.get("/icons/**", use: icon)
         // HEAD: the GET response's status and headers (Content-Length included), without its body.

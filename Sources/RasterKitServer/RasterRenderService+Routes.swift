@@ -12,13 +12,18 @@ extension RasterRenderService {
             let (stateName, format) = try ServedFormat.split(try PathSegment.decoded(rawFile))
             let query = try checkedQuery(request, extraKeys: ["appearance"])
             let catalog = currentCatalog
-            guard let component = catalog.components[name] else { throw .notFound("no component named '\(name)'") }
+            guard let component = catalog.components[name] else {
+                throw .notFound("no component named '\(name)'" + Self.hint(for: name, in: catalog.components.keys)
+                                + "; GET /components lists them", code: "unknown_component")
+            }
             guard component.appearances.contains(query.appearance) else {
                 throw .notFound("component '\(name)' has no \(query.appearance) appearance; it has "
-                                + component.appearances.map(\.rawValue).joined(separator: ", "))
+                                + component.appearances.map(\.rawValue).joined(separator: ", "), code: "unknown_appearance")
             }
             guard let state = component.states(in: query.appearance).first(where: { $0.name == stateName }) else {
-                throw .notFound("component '\(name)' has no state '\(stateName)'; it has \(component.states.map(\.name).joined(separator: ", "))")
+                let states = component.states.map(\.name)
+                throw .notFound("component '\(name)' has no state '\(stateName)'" + Self.hint(for: stateName, in: states)
+                                + "; it has \(states.joined(separator: ", "))", code: "unknown_state")
             }
             // A size the manifest lists keeps its caps; another size is drawn with the first's caps.
             let size = query.size ?? component.sizes.first?.size
@@ -44,7 +49,9 @@ extension RasterRenderService {
             let query = try checkedQuery(request, extraKeys: ["tint"])
             let catalog = currentCatalog
             guard let icons = catalog.icons else { throw .notFound("this server serves no icon folder") }
-            guard icons.files[name] != nil else { throw .notFound("no icon named '\(name)'") }
+            guard icons.files[name] != nil else {
+                throw .notFound("no icon named '\(name)'" + Self.hint(for: name, in: icons.files.keys), code: "unknown_icon")
+            }
             guard let size = query.size else { throw .badRequest("give the icon's size: size=N or size=WxH") }
             let tint = query.tint.map { "\($0)" } ?? "-"
             let request = ServedRequest(catalog: catalog, memoKey: "i/\(name)/\(RenderQuery.format(size))@\(query.scale)/\(tint)",
@@ -59,6 +66,13 @@ extension RasterRenderService {
             }
             return try await serve(request)
         }
+    }
+
+    /// ` (did you mean "button"?)` for a name a client got wrong, or nothing. Bounded, since
+    /// anyone can ask: no suggestion for a name over 64 characters or among over 4,096 names.
+    static func hint(for name: String, in candidates: some Collection<String>) -> String {
+        guard name.count <= 64, candidates.count <= 4_096 else { return "" }
+        return Suggestion.hint(for: name, in: candidates)
     }
 
     /// Checks the signature (when the server has a key), then parses the query.
@@ -82,7 +96,7 @@ extension RasterRenderService {
     }
 
     /// Runs `body`, turning a refused request into its JSON error, and counts the response.
-    private func answering(route: String, request: Request,
+    func answering(route: String, request: Request,
                            _ body: () async throws(RequestError) -> Response) async -> Response {
         let response: Response
         do { response = try await body() } catch { response = error.response }

@@ -31,6 +31,8 @@ public final class RasterRenderService: Service, Sendable {
     let signer: URLSigner?
     private let catalog: Mutex<RenderCatalog>
     private let reloads = Atomic<Int>(0)
+    /// The inputs' stamps when they last failed to load: not tried (nor logged) again until they change.
+    private let failedStamps = Mutex<[String: FileChangeStamp]?>(nil)
     private let logger: Logger
 
     /// Loads the manifest and icon folder; renders with `rasterizer`, by default one with a
@@ -71,15 +73,19 @@ public final class RasterRenderService: Service, Sendable {
     @discardableResult
     func reloadIfChanged() -> Bool {
         let current = catalog.withLock { $0 }
-        guard current.isOutdated(configuration: configuration) else { return false }
+        let now = RenderCatalog.currentStamps(configuration: configuration)
+        // A broken manifest is reported once per change, not at every look.
+        guard now != current.stamps, failedStamps.withLock({ $0 }) != now else { return false }
         do {
             let fresh = try RenderCatalog(configuration: configuration)
             catalog.withLock { $0 = fresh }
+            failedStamps.withLock { $0 = nil }
             reloads.add(1, ordering: .relaxed)
             logger.info("reloaded the manifest and icons")
             return true
         } catch {
-            logger.error("not reloaded, still serving the previous version: \(error)")
+            failedStamps.withLock { $0 = now }
+            logger.error("not reloaded, still serving the previous version (reported once until the inputs change again): \(error)")
             return false
         }
     }

@@ -66,7 +66,16 @@ public struct RasterServer: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT, then finishes the requests under way and returns.
+    ///
+    /// - Throws: ``ServerSetupError`` naming the port when it is taken (NIO's own message was
+    ///   `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`), and what the
+    ///   server's services throw.
     public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
-        try await serviceGroup(onListening: onListening).run()
+        do {
+            try await serviceGroup(onListening: onListening).run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServerSetupError("port \(port) on \(host) is already in use: stop what listens there, choose another "
+                + "with --port, or use --port 0 for any free port (the address is printed once it listens)")
+        }
     }
 }

@@ -42,8 +42,9 @@ final class RenderCatalog: Sendable {
         self.stamps = stamps
     }
 
-    /// Whether any input changed since this catalog was loaded.
-    func isOutdated(configuration: RasterServerConfiguration) -> Bool {
+    /// The stamps of every input `configuration` names, as they are now: different from a
+    /// catalog's ``stamps`` when an input changed since it was loaded.
+    static func currentStamps(configuration: RasterServerConfiguration) -> [String: FileChangeStamp] {
         var now: [String: FileChangeStamp] = [:]
         if let manifestURL = configuration.manifest {
             now[manifestURL.path] = FileChangeStamp(path: manifestURL.path)
@@ -52,7 +53,7 @@ final class RenderCatalog: Sendable {
         if let iconsURL = configuration.icons {
             now.merge(IconFolder.stamps(of: iconsURL)) { first, _ in first }
         }
-        return now != stamps
+        return now
     }
 
     /// The files beside the manifest, where its layers' PNGs and SVGs usually are: a change there

@@ -29,7 +29,7 @@ struct ServedFormat: Sendable {
         }
         let ext = file[file.index(after: dot)...].lowercased()
         guard let format = all[ext] else {
-            throw .notFound("unknown format '.\(ext)'; this server answers \(listed)")
+            throw .notFound("unknown format '.\(ext)'; this server answers \(listed)", code: "unknown_format")
         }
         return (String(file[..<dot]), format)
     }

@@ -108,9 +108,14 @@ struct ServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("rasterkit serve: \(error.description)\n".utf8))
             throw ExitCode(2)
         }
-        try await RasterServer(service: service, host: host, port: port, logger: logger).run { address in
-            // Written at once (not buffered), so a script waiting for the address reads it now.
-            FileHandle.standardOutput.write(Data("rasterkit serve: listening on http://\(address)\n".utf8))
+        do {
+            try await RasterServer(service: service, host: host, port: port, logger: logger).run { address in
+                // Written at once (not buffered), so a script waiting for the address reads it now.
+                FileHandle.standardOutput.write(Data("rasterkit serve: listening on http://\(address)\n".utf8))
+            }
+        } catch let error as ServerSetupError {
+            FileHandle.standardError.write(Data("rasterkit serve: \(error.description)\n".utf8))
+            throw ExitCode(2)
         }
         try? service.rasterizer.cache.flush()
     }

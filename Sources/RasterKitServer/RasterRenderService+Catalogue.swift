@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import RasterKit
+import RasterKitBatch
+
+extension RasterRenderService {
+    /// `GET /components`: what this server can render, as JSON: each component's states, sizes,
+    /// scales, appearances and the URL of a render; the formats; how many icons there are.
+    ///
+    /// ```json
+    /// {"components": [{"appearances": ["light", "dark"], "name": "badge", "scales": [1, 2, 3],
+    ///   "sizes": ["22x22"], "states": ["one", "three"], "url": "/components/badge/{state}.png"}],
+    ///  "formats": ["pdf", "png", "svg", "webp"], "icons": 14}
+    /// ```
+    func catalogue(request: Request) async -> Response {
+        await answering(route: "catalogue", request: request) { () async throws(RequestError) -> Response in
+            let catalog = currentCatalog
+            let components: [[String: Any]] = catalog.components.values.sorted { $0.name < $1.name }.map { component in
+                [
+                    "name": component.name,
+                    "states": component.states.map(\.name),
+                    "sizes": component.sizes.map { RenderQuery.format($0.size) },
+                    "scales": component.scales,
+                    "appearances": component.appearances.map(\.rawValue),
+                    // Component names are letters, digits, `-`, `_` and `.`: nothing to encode.
+                    "url": "/components/\(component.name)/{state}.png",
+                ]
+            }
+            let object: [String: Any] = [
+                "components": components,
+                "formats": ServedFormat.all.keys.sorted(),
+                "icons": catalog.icons?.files.count ?? 0,
+            ]
+            guard let body = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+                throw RequestError(.internalServerError, "the catalogue could not be written as JSON")
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+    }
+}
