@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "RasterKitServer",
             dependencies: [
-                "RasterKit", "RasterKitBatch",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -38,30 +38,9 @@ package enum PathChecks {
         throw ValidationError("\(what) \(path) is \(kind); only a regular file (or a new one) is written there")
     }
 
-    /// Whether `path` is `folder` or lies somewhere inside it, once both are made absolute, `.`
-    /// and `..` resolved and the symbolic links of their existing parts followed: a path that
-    /// reaches into the folder through a link is inside it too.
-    package static func isInside(_ path: String, _ folder: String) -> Bool {
-        let file = canonical(path), root = canonical(folder)
-        return file == root || file.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-    }
+    /// Whether `path` is `folder` or lies somewhere inside it (see ``PathContainment``).
+    package static func isInside(_ path: String, _ folder: String) -> Bool { PathContainment.isInside(path, folder) }
 
-    /// `path` absolute and standardized, with its longest existing prefix resolved by
-    /// `realpath` (which follows every link) and the rest, not yet created, appended as given.
-    package static func canonical(_ path: String) -> String {
-        var existing = URL(fileURLWithPath: path).standardizedFileURL.path
-        var rest: [String] = []
-        while true {
-            if let resolved = realpath(existing, nil) {
-                defer { free(resolved) }
-                let base = String(cString: resolved)
-                guard !rest.isEmpty else { return base }
-                return (base.hasSuffix("/") ? base : base + "/") + rest.reversed().joined(separator: "/")
-            }
-            guard existing != "/", !existing.isEmpty else { return path }
-            let url = URL(fileURLWithPath: existing)
-            rest.append(url.lastPathComponent)
-            existing = url.deletingLastPathComponent().path
-        }
-    }
+    /// `path` absolute, standardized and with its existing part's links resolved (see ``PathContainment``).
+    package static func canonical(_ path: String) -> String { PathContainment.canonical(path) }
 }

@@ -61,55 +61,18 @@ extension GoldensCommand {
                     + (names.isEmpty ? "" : names.joined(separator: " ")) + (listed.isEmpty ? "" : " (failures: \(listed))") + "\n").utf8))
                 throw ExitStatus.partialFailure
             }
-            let root = PathChecks.canonical(goldens)
+            let root = goldens
             var refused = 0
             for failure in matching.sorted(by: { $0.identifier < $1.identifier }) {
                 do {
-                    let golden = try accept(failure, root: root)
+                    let golden = try GoldenAcceptance.accept(failure, goldensRoot: root, dryRun: dryRun)
                     print((dryRun ? "would accept " : "accepted ") + "\(failure.identifier) → \(golden)")
-                } catch let error as Refusal {
+                } catch {
                     refused += 1
                     FileHandle.standardError.write(Data("rasterkit goldens accept: \(failure.identifier): \(error.reason)\n".utf8))
                 }
             }
             if refused > 0 { throw ExitStatus.partialFailure }
-        }
-
-        /// Why one failure was not accepted.
-        struct Refusal: Error {
-            let reason: String
-        }
-
-        /// Writes `failure`'s actual image over its golden inside `root`; returns the golden's path.
-        private func accept(_ failure: GoldenReport.Failure, root: String) throws -> String {
-            guard let kind = failure.kind else {
-                throw Refusal(reason: "its artifacts do not say what failed (written by an older RasterKit); run the test again")
-            }
-            guard kind.isAcceptable else {
-                throw Refusal(reason: "it rendered differently each time, so there is no one image to accept; make it deterministic first")
-            }
-            guard failure.goldensRoot != nil, failure.golden.hasPrefix("/") else {
-                throw Refusal(reason: "its golden (\(failure.golden)) is not a golden file this command writes")
-            }
-            guard let actual = failure.actual else {
-                throw Refusal(reason: "its actual image is missing or unusable" + (failure.leftOut["actual.png"].map { " (\($0))" } ?? ""))
-            }
-            let golden = PathChecks.canonical(failure.golden)
-            guard golden.hasSuffix(".png"), PathChecks.isInside(golden, root), golden != root else {
-                throw Refusal(reason: "its golden \(failure.golden) is not inside the goldens folder \(goldens)")
-            }
-            guard !dryRun else { return golden }
-            do {
-                // The bytes GoldenReport encoded anew from the decoded pixels: nothing of the
-                // artifact file itself is copied.
-                try AtomicFileWriter.write(actual, to: golden, below: root)
-                try GoldenEnvironmentFile(goldenURL: URL(fileURLWithPath: golden)).record(RenderEnvironment.current())
-            } catch {
-                throw Refusal(reason: "cannot write \(golden): \(error)")
-            }
-            // Accepted: the failure is no longer one, so the report stops listing it.
-            try? FileManager.default.removeItem(atPath: failure.artifactsFolder)
-            return golden
         }
     }
 }

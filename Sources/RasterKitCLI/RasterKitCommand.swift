@@ -19,7 +19,7 @@ struct RasterKitCommand: AsyncParsableCommand {
         _ = rk_sqlite_disable_memory_statistics()
         // Every argument after `serve` is the server's, `--help` included.
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "serve" { ServerExecutable.run(Array(arguments.dropFirst())) }
+        if arguments.first == "serve" { ServerExecutable.run(["serve"] + arguments.dropFirst()) }
         do {
             var command = try parseAsRoot(arguments)
             // Casts to the asynchronous commands, not to `any AsyncParsableCommand`: an

@@ -26,8 +26,22 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .long, help: "Also append the failures as Markdown to this file (for $GITHUB_STEP_SUMMARY).")
     var markdown: String?
 
+    @Flag(name: .long, help: "Serve the report as a review page on 127.0.0.1 instead, with Accept and Reject on each failure (runs rasterkit-server).")
+    var serve = false
+
+    @Option(name: .long, help: ArgumentHelp("With --serve: the goldens folder accepted images are written into.", valueName: "dir"))
+    var goldens: String = "Goldens"
+
+    @Option(name: .long, help: ArgumentHelp("With --serve: the port; 0 (the default) picks a free one.", valueName: "port"))
+    var port = 0
+
     func validate() throws {
         try PathChecks.requireNonEmpty(artifacts, "the artifacts directory")
+        if serve {
+            // The server checks the folders and the port itself; the files below are not written.
+            guard junit == nil, markdown == nil else { throw ValidationError("--serve writes no file: leave out --junit and --markdown") }
+            return
+        }
         try PathChecks.requireNonEmpty(out, "--out")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: artifacts, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -55,6 +69,9 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        if serve {
+            ServerExecutable.run(["review", artifacts, "--goldens", goldens, "--port", String(port)], command: "report --serve")
+        }
         let report = try GoldenReport(artifactsDirectory: URL(fileURLWithPath: artifacts, isDirectory: true))
         try Self.write(report, html: out, junit: junit, markdown: markdown)
         print("\(report.failures.count) failure\(report.failures.count == 1 ? "" : "s") → \(URL(fileURLWithPath: out).path)")

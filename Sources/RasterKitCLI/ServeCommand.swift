@@ -18,7 +18,7 @@ struct ServeCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        ServerExecutable.run(arguments)
+        ServerExecutable.run(["serve"] + arguments)
     }
 }
 
@@ -35,11 +35,11 @@ enum ServerExecutable {
 
     /// Replaces this process with the server, given `arguments`; when it cannot, says why and
     /// how to build it, and exits with status 2.
-    static func run(_ arguments: [String]) -> Never {
+    static func run(_ arguments: [String], command: String = "serve") -> Never {
         let path = path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             fail("""
-                rasterkit serve: the server is its own executable, \(name), and there is none beside rasterkit (\(path)).
+                rasterkit \(command): the server is its own executable, \(name), and there is none beside rasterkit (\(path)).
                 Build it and put it there:
                   swift build -c release --product \(name)
                   cp "$(swift build -c release --show-bin-path)/\(name)" \(URL(fileURLWithPath: path).deletingLastPathComponent().path)/
@@ -47,7 +47,7 @@ enum ServerExecutable {
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
-        fail("rasterkit serve: cannot run \(path): \(String(cString: strerror(errno)))")
+        fail("rasterkit \(command): cannot run \(path): \(String(cString: strerror(errno)))")
     }
 
     private static func fail(_ message: String) -> Never {

@@ -123,19 +123,23 @@ public struct GoldenReport: Sendable {
 
     /// The page: a summary, then each failure with expected, actual and diff side by side, and a
     /// slider and an onion-skin view to compare expected with actual. Images are embedded.
-    public func html() -> String {
+    public func html() -> String { html(reviewToken: nil) }
+
+    /// ``html()``, and with `reviewToken` Accept and Reject buttons on each failure that can be
+    /// accepted, for the review page `rasterkit report --serve` serves.
+    package func html(reviewToken: String?) -> String {
         var body = ""
         for (index, failure) in failures.enumerated() {
-            body += section(failure, index: index)
+            body += section(failure, index: index, reviewing: reviewToken != nil)
         }
         let count = failures.count
         let heading = count == 0 ? "No golden failures" : "\(count) golden failure\(count == 1 ? "" : "s")"
         let skippedNote = skipped.isEmpty ? "" : "<p class=\"note\">Skipped: "
             + skipped.map { "\(escape($0.folder)) (\(escape($0.reason)))" }.joined(separator: ", ") + "</p>"
-        return ReportTemplate.page(title: heading, summary: skippedNote, body: body)
+        return ReportTemplate.page(title: heading, summary: skippedNote, body: body, reviewToken: reviewToken)
     }
 
-    private func section(_ failure: Failure, index: Int) -> String {
+    private func section(_ failure: Failure, index: Int, reviewing: Bool) -> String {
         let ratio = failure.ratio.map { String(format: "%.4f%%", $0 * 100) } ?? "size differs"
         let pixels = failure.differentPixels.map { "\($0) of \(failure.totalPixels ?? 0) pixels" } ?? ""
         let location = failure.whereText.map { " · " + escape($0) } ?? ""
@@ -163,11 +167,18 @@ public struct GoldenReport: Sendable {
         <section>
           <h2>\(escape(failure.identifier)) <span class="ratio">\(ratio)</span></h2>
           <p class="stats">\(pixels)\(location) · golden <code>\(escape(failure.golden))</code></p>
-          \(ignoredNote(failure))\(acceptNote(failure))<pre>\(ReportText.html(failure.message, multiline: true))</pre>
+          \(reviewing ? reviewControls(failure) : "")\(ignoredNote(failure))\(acceptNote(failure))<pre>\(ReportText.html(failure.message, multiline: true))</pre>
           <div class="row">\(figure("expected", failure.expected))\(figure("actual", failure.actual))\(figure("diff", failure.diff))</div>
           \(compare)
         </section>
         """
+    }
+
+    /// Accept (when the failure can be accepted) and Reject, posting the failure's name.
+    private func reviewControls(_ failure: Failure) -> String {
+        let accept = failure.isAcceptable ? "<button class=\"accept\" data-verdict=\"accept\">Accept</button>" : ""
+        return "<div class=\"review\" data-golden=\"\(escape(failure.identifier))\">\(accept)"
+            + "<button class=\"reject\" data-verdict=\"reject\">Reject</button><span class=\"status\"></span></div>"
     }
 
     private func acceptNote(_ failure: Failure) -> String {

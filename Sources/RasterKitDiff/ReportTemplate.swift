@@ -1,7 +1,10 @@
 /// The page around the report's sections: styles and the small script behind the slider and
 /// onion-skin views. No external resources, so the file can be mailed or archived as is.
 enum ReportTemplate {
-    static func page(title: String, summary: String, body: String) -> String {
+    /// - Parameter reviewToken: makes the page a review page: each section's Accept and Reject
+    ///   buttons post its name with this token (see `rasterkit report --serve`); nil for a
+    ///   static report.
+    static func page(title: String, summary: String, body: String, reviewToken: String? = nil) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -37,6 +40,10 @@ enum ReportTemplate {
         .divider { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--accent); pointer-events: none; }
         .amount { width: 100%; }
         .legend { display: flex; justify-content: space-between; font-size: 12px; color: var(--muted); }
+        .review { display: flex; gap: 8px; align-items: center; margin: 8px 0; }
+        .review button { font: inherit; padding: 4px 14px; border-radius: 8px; border: 1px solid var(--line); cursor: pointer; }
+        .review .accept { background: var(--accent); color: #fff; border-color: var(--accent); }
+        section.done { opacity: .55; }
         </style>
         </head>
         <body>
@@ -61,9 +68,33 @@ enum ReportTemplate {
           for (const radio of compare.querySelectorAll('input[type=radio]')) radio.addEventListener('change', update);
           update();
         }
+        \(reviewToken.map(reviewScript) ?? "")
         </script>
         </body>
         </html>
+        """
+    }
+
+    /// The review page's buttons: each posts the section's golden name to `/accept` or `/reject`
+    /// with the page's token in a header (a page of another origin cannot send one without a
+    /// preflight, which the server never allows), then shows the outcome in place.
+    private static func reviewScript(_ token: String) -> String {
+        """
+        const reviewToken = '\(token)';
+        for (const controls of document.querySelectorAll('.review')) {
+          const section = controls.closest('section'), status = controls.querySelector('.status');
+          for (const button of controls.querySelectorAll('button')) {
+            button.addEventListener('click', async () => {
+              for (const other of controls.querySelectorAll('button')) other.disabled = true;
+              const reply = await fetch('/' + button.dataset.verdict, {method: 'POST',
+                headers: {'X-RasterKit-Review': reviewToken, 'Content-Type': 'text/plain'}, body: controls.dataset.golden});
+              const answer = await reply.json().catch(() => ({error: reply.statusText}));
+              status.textContent = reply.ok ? answer.message : 'not done: ' + answer.error;
+              if (reply.ok) section.classList.add('done');
+              else for (const other of controls.querySelectorAll('button')) other.disabled = false;
+            });
+          }
+        }
         """
     }
 }

@@ -9,10 +9,9 @@ import RasterKitServer
 /// `rasterkit-server showcase.yaml --icons icons --port 8080` (or `rasterkit serve …`, which runs
 /// this executable): renders manifest components and SVG icons over HTTP (RasterKitServer),
 /// until SIGTERM or SIGINT. An executable of its own so that `rasterkit` links no HTTP server.
-@main
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rasterkit-server",
+        commandName: "serve",
         abstract: "Serve a manifest's components and a folder of SVG icons as PNG and WebP over HTTP.",
         discussion: """
             Routes: GET /components/<component>/<state>.png?size=WxH&scale=S, \
@@ -55,22 +54,6 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("signing-key-env"),
             help: ArgumentHelp("Serve only URLs signed (HMAC-SHA256, with exp= and sig=) with the key in this environment variable.", valueName: "name"))
     var signingKeyEnv: String?
-
-    /// Usage mistakes exit with 2, as with every `rasterkit` command (ArgumentParser's is 64).
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if let server = command as? ServerCommand {
-                try await server.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            exit(withError: ExitCode(2))
-        }
-    }
 
     func validate() throws {
         guard manifest != nil || icons != nil else { throw ValidationError("give a manifest, --icons DIR, or both") }

@@ -39,6 +39,30 @@ import Testing
         #expect(process.waitUntilExit() == .success)
     }
 
+    /// `rasterkit report --serve`: the review page, served by `rasterkit-server review`.
+    @Test func reportServeServesTheReviewPage() async throws {
+        let project = try GoldensAcceptCommandTests.Project()
+        try project.fail("BadgeTests/unread@2x")
+        let process = try ChildProcess(try CLI.binary().path, ["report", project.artifacts.path, "--serve", "--goldens", project.goldens.path],
+                                       error: .null)
+        defer { process.send(SIGKILL); process.waitUntilExit() }
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = process.standardOutput!.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let address = try #require(text.firstRange(of: /http:\/\/127\.0\.0\.1:\d+/).map { String(text[$0]) }, "\(text)")
+        let (body, response) = try await URLSession.shared.data(from: URL(string: address + "/")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("data-golden=\"BadgeTests/unread@2x\"><button class=\"accept\""))
+        process.send(SIGTERM)
+        #expect(process.waitUntilExit() == .success)
+        let wrongHost = try CLI.run(["report", project.artifacts.path, "--serve", "--junit", "x.xml"])
+        #expect(wrongHost.status == 2)
+    }
+
     @Test func usageMistakesExitWith2() throws {
         let nothing = try CLI.run(["serve"])
         #expect(nothing.status == 2)

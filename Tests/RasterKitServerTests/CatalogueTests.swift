@@ -68,9 +68,8 @@ import Testing
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            if level >= .error { messages.withLock { $0.append(message.description) } }
+        func log(event: LogEvent) {
+            if event.level >= .error { messages.withLock { $0.append(event.message.description) } }
         }
     }
 
