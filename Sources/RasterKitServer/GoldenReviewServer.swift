@@ -112,21 +112,13 @@ package struct GoldenReviewServer: Sendable {
         let application = Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "RasterKit review"),
-            onServerRunning: { channel in
-                let address = channel.localAddress
-                await onListening("\(address?.ipAddress ?? "?"):\(address?.port ?? 0)")
-            },
+            onServerRunning: ServerLifecycle.reportingAddress(onListening),
             logger: logger)
-        return ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: signals,
-                                                                     logger: logger))
+        return ServerLifecycle.group(application, signals: signals, logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT; a taken port is a ``ServerSetupError`` naming it.
     package func run(logger: Logger, onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
-        do {
-            try await serviceGroup(logger: logger, onListening: onListening).run()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ServerSetupError("port \(port) on \(host) is already in use: choose another with --port, or --port 0 for any free port")
-        }
+        try await ServerLifecycle.run(serviceGroup(logger: logger, onListening: onListening), host: host, port: port)
     }
 }

@@ -56,13 +56,9 @@ public struct RasterServer: Sendable {
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "RasterKit"),
             services: [service],
-            onServerRunning: { channel in
-                let address = channel.localAddress
-                await onListening("\(address?.ipAddress ?? "?"):\(address?.port ?? 0)")
-            },
+            onServerRunning: ServerLifecycle.reportingAddress(onListening),
             logger: logger)
-        return ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: signals,
-                                                                     logger: logger))
+        return ServerLifecycle.group(application, signals: signals, logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT, then finishes the requests under way and returns.
@@ -71,11 +67,6 @@ public struct RasterServer: Sendable {
     ///   `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`), and what the
     ///   server's services throw.
     public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
-        do {
-            try await serviceGroup(onListening: onListening).run()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ServerSetupError("port \(port) on \(host) is already in use: stop what listens there, choose another "
-                + "with --port, or use --port 0 for any free port (the address is printed once it listens)")
-        }
+        try await ServerLifecycle.run(serviceGroup(onListening: onListening), host: host, port: port)
     }
 }

@@ -21,15 +21,7 @@ import Testing
             """.write(to: manifest, atomically: true, encoding: .utf8)
         let process = try ChildProcess(try CLI.binary().path, ["serve", manifest.path, "--port", "0", "--no-cache"], error: .null)
         defer { process.send(SIGKILL); process.waitUntilExit() }
-        // The first line names the bound address.
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = process.standardOutput!.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        let address = try #require(text.firstRange(of: /http:\/\/127\.0\.0\.1:\d+/).map { String(text[$0]) }, "\(text)")
+        let address = try Self.address(printedBy: process)
         let (body, response) = try await URLSession.shared.data(from: URL(string: address + "/components/dot/default.png?scale=2")!)
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 200)
@@ -39,13 +31,8 @@ import Testing
         #expect(process.waitUntilExit() == .success)
     }
 
-    /// `rasterkit report --serve`: the review page, served by `rasterkit-server review`.
-    @Test func reportServeServesTheReviewPage() async throws {
-        let project = try GoldensAcceptCommandTests.Project()
-        try project.fail("BadgeTests/unread@2x")
-        let process = try ChildProcess(try CLI.binary().path, ["report", project.artifacts.path, "--serve", "--goldens", project.goldens.path],
-                                       error: .null)
-        defer { process.send(SIGKILL); process.waitUntilExit() }
+    /// The `http://127.0.0.1:PORT` a server prints on its first line once it listens.
+    static func address(printedBy process: ChildProcess) throws -> String {
         var line = Data()
         while !line.contains(0x0A) {
             let chunk = process.standardOutput!.availableData
@@ -53,7 +40,17 @@ import Testing
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self)
-        let address = try #require(text.firstRange(of: /http:\/\/127\.0\.0\.1:\d+/).map { String(text[$0]) }, "\(text)")
+        return try #require(text.firstRange(of: /http:\/\/127\.0\.0\.1:\d+/).map { String(text[$0]) }, "\(text)")
+    }
+
+    /// `rasterkit report --serve`: the review page, served by `rasterkit-server review`.
+    @Test func reportServeServesTheReviewPage() async throws {
+        let project = try GoldensAcceptCommandTests.Project()
+        try project.fail("BadgeTests/unread@2x")
+        let process = try ChildProcess(try CLI.binary().path, ["report", project.artifacts.path, "--serve", "--goldens", project.goldens.path],
+                                       error: .null)
+        defer { process.send(SIGKILL); process.waitUntilExit() }
+        let address = try Self.address(printedBy: process)
         let (body, response) = try await URLSession.shared.data(from: URL(string: address + "/")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains("data-golden=\"BadgeTests/unread@2x\"><button class=\"accept\""))
