@@ -126,6 +126,9 @@ CHECKS += [
                                                   wall_ns(r, "showcase: warm (same folder and cache)")), "{:.1f}×", lambda v: v >= 10, "≥ 10×"),
     (8, "showcase: 1 job ÷ 2 jobs", lambda r: ratio(wall_ns(r, "showcase: 1 job, no cache, in memory"), wall_ns(r, "showcase: 2 jobs, no cache, in memory")),
      "{:.2f}×", lambda v: v >= 1.7, "≥ 1.7×"),
+    (45, "goldens check of the unchanged showcase: lockfile ÷ PNG goldens",
+     lambda r: ratio(wall_ns(r, "goldens check showcase: lockfile, unchanged"),
+                     wall_ns(r, "goldens check showcase: PNG goldens, unchanged (baseline)")), "{:.2f}×", lambda v: v <= 0.2, "≤ 0.2×"),
 ]
 
 CHECKS += [

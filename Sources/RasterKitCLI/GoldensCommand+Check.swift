@@ -3,6 +3,7 @@ import Foundation
 import RasterKit
 import RasterKitArguments
 import RasterKitBatch
+import RasterKitCommandOptions
 import RasterKitDiff
 
 extension GoldensCommand {
@@ -21,13 +22,22 @@ extension GoldensCommand {
                 + "by default on a developer machine, never when CI is set; whatever is recorded is rendered twice more "
                 + "and must come out the same, and a recording run fails so the goldens get reviewed. Exits 0 when "
                 + "every golden matches, 1 when one differs, is missing or was recorded, 2 for usage errors and "
-                + "manifest problems.")
+                + "manifest problems. With --lock, goldens are kept in a lockfile instead of a folder: see "
+                + "`rasterkit goldens check --lock`'s help.")
 
         @Argument(help: "The manifest (YAML or JSON).")
         var manifest: String
 
-        @Option(name: .long, help: ArgumentHelp("The goldens folder.", valueName: "dir"))
-        var goldens: String = "Goldens"
+        @Option(name: .customLong("goldens"), help: ArgumentHelp("The goldens folder (default: Goldens).", valueName: "dir"))
+        var goldensOption: String?
+
+        @Option(name: .long, help: ArgumentHelp("Keep the goldens in this lockfile instead of a folder: each golden's state key "
+            + "and pixel digest, with the PNGs in the remote cache (--remote-cache) under their digests. A golden whose key "
+            + "and render environment are unchanged is not drawn; one that changed is drawn and compared by digest, and its "
+            + "PNG fetched only when the pixels differ. Recording and `goldens accept` lock and upload.", valueName: "file"))
+        var lock: String?
+
+        @OptionGroup var remote: RemoteOptions
 
         @Option(name: .long, help: ArgumentHelp("Check only the outputs whose path (without .png) matches; repeatable.",
                                                 valueName: "glob"))
@@ -53,6 +63,8 @@ extension GoldensCommand {
 
         var environment: [String: String] { ProcessInfo.processInfo.environment }
 
+        var goldens: String { goldensOption ?? "Goldens" }
+
         var artifactsPath: String {
             artifacts ?? environment["RASTERKIT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 } ?? ".build/rasterkit-artifacts"
         }
@@ -60,6 +72,15 @@ extension GoldensCommand {
         func validate() throws {
             try PathChecks.requireNonEmpty(manifest, "the manifest")
             try PathChecks.requireNonEmpty(goldens, "--goldens")
+            if let lock {
+                guard goldensOption == nil else {
+                    throw ValidationError("--lock keeps the goldens in a lockfile; give --goldens or --lock, not both")
+                }
+                try PathChecks.requireNonEmpty(lock, "--lock")
+                guard !PathChecks.isInside(lock, artifactsPath) else {
+                    throw ValidationError("--lock \(lock) is inside the artifacts folder, which each run empties; keep it beside the manifest")
+                }
+            }
             if let artifacts { try PathChecks.requireNonEmpty(artifacts, "--artifacts") }
             for glob in only where glob.isEmpty || glob.contains("\0") {
                 throw ValidationError("--only needs a glob, not \(glob.debugDescription)")
@@ -100,18 +121,28 @@ extension GoldensCommand {
             let artifactsRoot = URL(fileURLWithPath: artifactsPath, isDirectory: true)
             let limits = loaded.limits
             let rasterizer = Rasterizer(cache: RasterCache(respondsToMemoryPressure: false), limits: limits)
-            let command = "rasterkit goldens check \(Self.quoted(manifest)) --goldens \(Self.quoted(goldens))"
+            let lockRun = try makeLockRun(mode: mode)
+            let command = "rasterkit goldens check \(Self.quoted(manifest)) "
+                + (lock.map { "--lock \(Self.quoted($0))" } ?? "--goldens \(Self.quoted(goldens))")
             let settings = Dictionary(loaded.components.map { ($0.name, $0.golden) }, uniquingKeysWith: { first, _ in first })
             var failed = 0, passed = 0
             for output in outputs {
                 let identifier = Self.identifier(of: output)
                 // A component's outputs have the source "<component>/<state>"; an SVG's, its file.
                 let golden = settings[String(output.source.prefix { $0 != "/" })] ?? nil
+                let artifactsDirectory = artifactsRoot.appendingPathComponent(
+                    "goldens." + identifier.replacingOccurrences(of: "/", with: "."), isDirectory: true)
+                let key = lockRun == nil ? nil : try? output.fingerprint?()
+                if let lockRun, lockRun.isUnchanged(identifier, key: key) {
+                    // Passed without drawing; its artifacts of an earlier run go, as a drawn pass's do.
+                    try? FileManager.default.removeItem(at: artifactsDirectory)
+                    passed += 1
+                    continue
+                }
+                let storage: any GoldenStorage = lockRun?.golden(identifier, key: key)
+                    ?? GoldenFile(url: goldensRoot.appendingPathComponent(output.path), goldensDirectory: goldensRoot)
                 var check = GoldenCheck(
-                    identifier: identifier, goldenURL: goldensRoot.appendingPathComponent(output.path),
-                    goldensDirectory: goldensRoot,
-                    artifactsDirectory: artifactsRoot.appendingPathComponent(
-                        "goldens." + identifier.replacingOccurrences(of: "/", with: "."), isDirectory: true),
+                    identifier: identifier, golden: storage, artifactsDirectory: artifactsDirectory,
                     mode: mode, modeSource: modeSource,
                     tolerance: ResolvedTolerance(argument: golden.map(Self.tolerance), environment: environment,
                                                  argumentSource: "golden: in the manifest"),
@@ -119,6 +150,11 @@ extension GoldensCommand {
                     recordCommand: { "\(command) --record \($0.rawValue) --only \(Self.quoted(identifier))" })
                 do {
                     let image = try Self.written(output, by: rasterizer)
+                    if let lockRun, lockRun.hasLockedPixels(identifier, key: key, image) {
+                        try? FileManager.default.removeItem(at: artifactsDirectory)
+                        passed += 1
+                        continue
+                    }
                     if let masks = golden?.ignore, !masks.isEmpty {
                         check.ignored = try IgnoredRegions(masks, scale: image.scale, imageSize: image.size)
                     }
@@ -141,10 +177,24 @@ extension GoldensCommand {
                     FileHandle.standardError.write(Data("\(identifier): \(error)\n\n".utf8))
                 }
             }
+            let notes = try lockRun?.finish() ?? []
             try writeReports()
+            for note in notes { print(note) }
             print("\(outputs.count) golden\(outputs.count == 1 ? "" : "s") checked: \(passed) passed, \(failed) failed"
                 + " (record mode \(mode.rawValue): \(modeSource))")
             if failed > 0 { throw ExitStatus.partialFailure }
+        }
+
+        /// The lockfile of `--lock` and the remote cache of its PNGs; nil without `--lock`. A
+        /// lockfile that cannot be read is a usage error.
+        private func makeLockRun(mode: RecordMode) throws -> GoldenLockRun? {
+            guard let lock else { return nil }
+            let store = remote.goldenRemote(recorded: nil)
+            do {
+                return try GoldenLockRun(lockfile: lock, remote: store, mode: mode)
+            } catch {
+                UsageFailure.exit(command: "goldens check", "\(error)", json: false)
+            }
         }
 
         /// The record mode, and where it came from.

@@ -20,22 +20,12 @@ package struct CacheOptions: ParsableArguments {
     /// `--no-cache`: no render store, and every output rendered again.
     package var noCache: Bool { store.noCache }
 
-    @Option(name: .customLong("remote-cache"),
-            help: ArgumentHelp("A shared HTTP cache (nginx WebDAV, bazel-remote) asked after the local store and before drawing; fresh renders are uploaded to it (default: $RASTERKIT_REMOTE_CACHE). An Authorization header comes from $RASTERKIT_REMOTE_CACHE_AUTHORIZATION; with $RASTERKIT_REMOTE_CACHE_KEY, objects are signed with that secret and only objects it signed are used.",
-                               valueName: "url"))
-    package var remoteCache: String?
-
-    @Option(name: .customLong("remote-timeout"),
-            help: ArgumentHelp("Seconds a request to the remote cache may take, connecting included (default 1); a remote that fails is not asked again for a while.",
-                               valueName: "seconds"))
-    package var remoteTimeout: Double = 1
+    /// `--remote-cache URL` and `--remote-timeout SECONDS`.
+    @OptionGroup package var remote: RemoteOptions
 
     @Flag(name: .customLong("remote-required"),
           help: "Exit with status 1 when the remote cache failed: a lookup or an upload failed, or renders were not uploaded.")
     package var remoteRequired = false
-
-    /// `RASTERKIT_REMOTE_CACHE`.
-    package static var remoteCacheVariable: String? { EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE") }
 
     /// Seconds a run waits at its end for its uploads to the remote cache.
     package static let uploadWaitLimit: Double = 30
@@ -43,24 +33,15 @@ package struct CacheOptions: ParsableArguments {
     /// The remote cache's URL: `--remote-cache`, else `RASTERKIT_REMOTE_CACHE`; nil for none
     /// (and with `--no-cache`, which renders everything again).
     package var remoteURL: URL? {
-        guard !noCache else { return nil }
-        let text = remoteCache ?? Self.remoteCacheVariable
-        guard let text, !text.isEmpty else { return nil }
-        return URL(string: text)
+        noCache ? nil : remote.url
     }
 
     /// Usage mistakes found before anything renders, so they exit with 2 rather than failing
     /// every output: both flags at once, an empty path, a path whose folder is missing.
     package func validate() throws {
         try store.validate()
-        if remoteCache != nil && noCache { throw ValidationError("--remote-cache and --no-cache cannot be used together") }
-        guard remoteTimeout > 0, remoteTimeout <= 600 else { throw ValidationError("--remote-timeout must be more than 0 and at most 600 seconds") }
-        if let text = remoteCache ?? Self.remoteCacheVariable, !text.isEmpty {
-            let source = remoteCache != nil ? "--remote-cache" : "RASTERKIT_REMOTE_CACHE"
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                throw ValidationError("\(source) \(text): give an http:// or https:// URL")
-            }
-        }
+        if remote.remoteCache != nil && noCache { throw ValidationError("--remote-cache and --no-cache cannot be used together") }
+        try remote.validate()
     }
 
     /// Exits with status 1 after a run whose remote cache failed, with `--remote-required`.
@@ -118,17 +99,10 @@ package struct CacheOptions: ParsableArguments {
     }
 
     /// The remote tier's options: objects signed with `RASTERKIT_REMOTE_CACHE_KEY` when it is set.
-    package static var remoteOptions: RemoteCacheOptions {
-        var options = RemoteCacheOptions()
-        if let key = EnvironmentVariable.value("RASTERKIT_REMOTE_CACHE_KEY"), !key.isEmpty { options.signingKey = Data(key.utf8) }
-        return options
-    }
+    package static var remoteOptions: RemoteCacheOptions { RemoteOptions.cacheOptions }
 
     /// The remote store at ``remoteURL`` with `--remote-timeout`, or nil.
     package func makeRemote() -> RemoteCache? {
-        guard let url = remoteURL else { return nil }
-        var configuration = RemoteCache.Configuration()
-        configuration.requestTimeout = remoteTimeout
-        return RemoteCache(url: url, configuration: configuration)
+        remoteURL.flatMap { remote.makeStore(at: $0) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RasterKit
 
 /// What `result.json` in a golden failure's artifacts folder records; `GoldenReport` reads it
 /// back. Golden assertions in RasterKitTesting write it.
@@ -21,13 +22,31 @@ package struct FailureSummary: Codable, Sendable {
     package var largestDifference: LargestChange?
     /// What failed; absent in older files (which `rasterkit goldens accept` then leaves alone).
     package var kind: Kind?
-    /// The goldens folder `golden` lies in, as the assertion resolved it.
+    /// The goldens folder `golden` lies in, as the assertion resolved it (goldens kept as files).
     package var goldensRoot: String?
+    /// The lockfile entry of a golden kept in a golden lockfile.
+    package var lock: LockReference?
 
-    /// What a golden failure was: `mismatch`, `sizeMismatch` and `missing` have an actual image
-    /// a reviewer may accept; `nondeterministic` (two fresh renders differed) has none to accept.
+    /// A locked golden as `rasterkit goldens accept` needs it: where to lock the actual image,
+    /// under which key, and which remote cache keeps its PNG.
+    package struct LockReference: Codable, Sendable, Equatable {
+        /// The lockfile's path.
+        package var lockfile: String
+        /// The golden's name in it.
+        package var name: String
+        /// The fingerprint of the actual image's render, which the entry gets when it is accepted.
+        package var key: String
+        /// The remote cache the check used, when it had one.
+        package var remote: String?
+        /// The environment the actual image was rendered in, which the entry gets.
+        package var environment: RenderEnvironment?
+    }
+
+    /// What a golden failure was: `mismatch`, `sizeMismatch`, `missing` and `unreadable` (a
+    /// golden that exists and cannot be read or fetched) have an actual image a reviewer may
+    /// accept; `nondeterministic` (two fresh renders differed) has none to accept.
     package enum Kind: String, Codable, Sendable {
-        case mismatch, sizeMismatch, missing, nondeterministic
+        case mismatch, sizeMismatch, missing, unreadable, nondeterministic
 
         /// Whether `rasterkit goldens accept` may copy the actual image over the golden.
         package var isAcceptable: Bool { self != .nondeterministic }

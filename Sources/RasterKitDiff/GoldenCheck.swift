@@ -15,9 +15,8 @@ import RasterKit
 package struct GoldenCheck {
     /// How reports name the golden: `BadgeTests/unread@2x`, `badge/unread@2x`.
     package var identifier: String
-    package var goldenURL: URL
-    /// The goldens folder `goldenURL` lies in.
-    package var goldensDirectory: URL
+    /// Where the golden is kept: a file, or a lockfile entry.
+    package var golden: any GoldenStorage
     /// This golden's own folder of failure artifacts.
     package var artifactsDirectory: URL
     package var mode: RecordMode
@@ -41,12 +40,11 @@ package struct GoldenCheck {
         case noted(String)
     }
 
-    package init(identifier: String, goldenURL: URL, goldensDirectory: URL, artifactsDirectory: URL, mode: RecordMode,
+    package init(identifier: String, golden: any GoldenStorage, artifactsDirectory: URL, mode: RecordMode,
                  modeSource: String, tolerance: ResolvedTolerance, ignored: IgnoredRegions, subject: String,
                  recordCommand: @escaping (RecordMode) -> String) {
         self.identifier = identifier
-        self.goldenURL = goldenURL
-        self.goldensDirectory = goldensDirectory
+        self.golden = golden
         self.artifactsDirectory = artifactsDirectory
         self.mode = mode
         self.modeSource = modeSource
@@ -69,9 +67,26 @@ package struct GoldenCheck {
         let actual = RGBABitmap(image)
         // Encoded only to record a golden or to leave artifacts: a passing check never needs it.
         let actualPNG = { [UInt8](try image.pngData()) }
-        let goldenPath = goldenURL.path
+        let goldenPath = golden.location
 
-        guard FileManager.default.fileExists(atPath: goldenPath) else {
+        let stored: RGBABitmap?
+        do {
+            stored = try golden.expected()
+        } catch {
+            if mode == .all || mode == .failed {
+                if let refusal = try differingRender(image, rerender: rerender) { return refusal }
+                try record(try actualPNG(), actual)
+                return .failed("Re-recorded golden \(goldenPath), which could not be read (\(error)). Look at it and commit it.",
+                               attachments: [])
+            }
+            let message = "Golden \(identifier) could not be read: \(error).\nGolden:   \(goldenPath)"
+            let attachments = try writeArtifacts(kind: .unreadable, message: message, expected: nil, actualPNG: try actualPNG(),
+                                                 actual: actual, result: nil, ignored: nil)
+            let note = message + "\nActual:   \(artifactsDirectory.path)/actual.png"
+            if mode == .compare { return .noted(note) }
+            return .failed(note + "\nTo accept the new rendering, run: \(recordCommand(.failed))", attachments: attachments)
+        }
+        guard let expected = stored else {
             if mode == .never || mode == .compare {
                 let message = "Missing golden \(goldenPath). It was not recorded because the record mode is \(mode.rawValue) (\(modeSource)). "
                     + "Record it on a developer machine with \(recordCommand(.missing)), look at it, and commit it."
@@ -81,22 +96,10 @@ package struct GoldenCheck {
                 return .failed(message + "\nActual: \(artifactsDirectory.path)/actual.png", attachments: attachments)
             }
             if let refusal = try differingRender(image, rerender: rerender) { return refusal }
-            try record(try actualPNG())
+            try record(try actualPNG(), actual)
             return .failed("Recorded a new golden at \(goldenPath) (record mode \(mode.rawValue): \(modeSource)). "
                 + "Look at it, commit it, and run the \(subject) again.",
                 attachments: [])
-        }
-
-        let expected: RGBABitmap
-        do {
-            expected = try RGBABitmap(pngData: Data(contentsOf: goldenURL))
-        } catch {
-            guard mode == .all || mode == .failed else {
-                throw GoldenError.unreadableGolden(path: goldenPath, reason: "\(error)")
-            }
-            if let refusal = try differingRender(image, rerender: rerender) { return refusal }
-            try record(try actualPNG())
-            return .failed("Re-recorded unreadable golden \(goldenPath) (\(error)). Look at it and commit it.", attachments: [])
         }
 
         let sameSize = expected.width == actual.width && expected.height == actual.height
@@ -108,7 +111,7 @@ package struct GoldenCheck {
 
         if mode == .all || mode == .failed {
             if let refusal = try differingRender(image, rerender: rerender) { return refusal }
-            try record(try actualPNG())
+            try record(try actualPNG(), actual)
             let what = result.map { "\($0.differentPixels) pixels had changed" } ?? "the size had changed"
             return .failed("Re-recorded golden \(goldenPath): \(what) (record mode \(mode.rawValue): \(modeSource)). "
                 + "Look at it and commit it.", attachments: [])
@@ -116,7 +119,7 @@ package struct GoldenCheck {
 
         // A changed environment is the first thing a reviewer needs: it decides between
         // re-recording and debugging.
-        var message = GoldenEnvironmentFile(goldenURL: goldenURL).mismatchNote(current: RenderEnvironment.current()) ?? ""
+        var message = golden.environmentNote(current: RenderEnvironment.current()) ?? ""
         if let result {
             let percent = String(format: "%.4f", result.ratio * 100)
             message += "Golden \(identifier) differs: \(result.differentPixels) of \(result.totalPixels) pixels "
@@ -141,19 +144,8 @@ package struct GoldenCheck {
         return .failed(message, attachments: attachments)
     }
 
-    private func record(_ png: [UInt8]) throws {
-        do {
-            try FileManager.default.createDirectory(at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(png).write(to: goldenURL, options: .atomic)
-        } catch {
-            throw GoldenError.cannotWrite(path: goldenURL.path, reason: "\(error)")
-        }
-        let environment = GoldenEnvironmentFile(goldenURL: goldenURL)
-        do {
-            try environment.record(RenderEnvironment.current())
-        } catch {
-            throw GoldenError.cannotWrite(path: environment.url.path, reason: "\(error)")
-        }
+    private func record(_ png: [UInt8], _ pixels: RGBABitmap) throws {
+        try golden.record(png, pixels: pixels, environment: RenderEnvironment.current())
     }
 
     /// Before a golden is written: renders twice more with fresh caches and compares the three
@@ -191,13 +183,13 @@ package struct GoldenCheck {
     private func writeArtifacts(kind: FailureSummary.Kind, message: String, expected: RGBABitmap?, actualPNG: [UInt8],
                                 actual: RGBABitmap, result: ImageDiff.Result?,
                                 ignored: IgnoredRegions?) throws -> [(name: String, bytes: [UInt8])] {
-        let summary = FailureSummary(
-            identifier: identifier, golden: goldenURL.path, message: message,
+        var summary = FailureSummary(
+            identifier: identifier, golden: golden.location, message: message,
             differentPixels: result?.differentPixels, totalPixels: result?.totalPixels, ratio: result?.ratio,
             expectedSize: expected.map { "\($0.width)×\($0.height)" }, actualSize: "\(actual.width)×\(actual.height)",
             recordMode: mode.rawValue, ignoredRegions: ignored.map(\.descriptions) ?? [],
-            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference, kind: kind,
-            goldensRoot: goldensDirectory.path)
+            differenceBounds: result?.differenceBounds, largestDifference: result?.largestDifference, kind: kind)
+        golden.describe(into: &summary)
         let expectedPNG = try expected.map { [UInt8](try $0.pngData()) }
         let diffPNG = try result?.diffImage.map { [UInt8](try (ignored?.drawn(on: $0) ?? $0).pngData()) }
         return try FailureArtifacts(directory: artifactsDirectory)

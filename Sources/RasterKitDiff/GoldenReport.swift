@@ -49,18 +49,21 @@ public struct GoldenReport: Sendable {
         package var kind: FailureSummary.Kind?
         /// The goldens folder the golden lies in, when the artifacts say.
         package var goldensRoot: String?
+        /// The lockfile entry, for a golden kept in a golden lockfile.
+        package var lock: FailureSummary.LockReference?
 
-        /// Whether `rasterkit goldens accept` may copy this failure's actual image over its
-        /// golden: a golden assertion's mismatch or missing golden, with an actual image.
-        public var isAcceptable: Bool { kind?.isAcceptable == true && goldensRoot != nil && actual != nil }
+        /// Whether `rasterkit goldens accept` may make this failure's actual image its golden: a
+        /// golden assertion's mismatch or missing golden, with an actual image.
+        public var isAcceptable: Bool { kind?.isAcceptable == true && (goldensRoot != nil || lock != nil) && actual != nil }
 
         /// The command that accepts this failure's actual image as its golden, run from the
         /// folder the tests run in; nil when it cannot be accepted.
         public var acceptCommand: String? {
             guard isAcceptable else { return nil }
             let artifacts = (artifactsFolder as NSString).deletingLastPathComponent
-            return "rasterkit goldens accept \(ReportText.shellQuoted(identifier)) --artifacts \(ReportText.shellQuoted(artifacts))"
-                + " --goldens \(ReportText.shellQuoted(goldensRoot ?? ""))"
+            let command = "rasterkit goldens accept \(ReportText.shellQuoted(identifier)) --artifacts \(ReportText.shellQuoted(artifacts))"
+            // A locked golden's failure names its lockfile and remote cache itself.
+            return lock != nil ? command : command + " --goldens \(ReportText.shellQuoted(goldensRoot ?? ""))"
         }
 
         /// `different pixels in x 3–9, y 4–4 (7×1 px); largest change at (5, 4): …`, or nil.
@@ -115,7 +118,7 @@ public struct GoldenReport: Sendable {
                                     diff: image("diff.png"), leftOut: leftOut,
                                     ignoredRegions: summary.ignoredRegions ?? [], differenceBounds: summary.differenceBounds,
                                     largestChange: summary.largestDifference?.text, kind: summary.kind,
-                                    goldensRoot: summary.goldensRoot))
+                                    goldensRoot: summary.goldensRoot, lock: summary.lock))
         }
         self.failures = failures.sorted { ($0.ratio ?? 2, $1.identifier) > ($1.ratio ?? 2, $0.identifier) }
         self.skipped = skipped

@@ -19,20 +19,28 @@ import UnixSignals
 package struct GoldenReviewServer: Sendable {
     package let artifacts: URL
     package let goldens: String
+    /// The only lockfile locked goldens may be accepted into; nil for the one their artifacts name.
+    package let lockfile: String?
+    /// The remote cache an accepted locked golden is uploaded to, from the address its check used.
+    package let remote: @Sendable (String?) -> GoldenRemote?
     package let host: String
     package let port: Int
     /// Proves a verdict came from the page this server served.
     let token: String
     static let tokenHeader = HTTPField.Name("X-RasterKit-Review")!
 
-    /// A review of `artifacts`' failures, accepting into `goldens`, on `host` (a loopback
-    /// address) and `port` (0 for any free one).
-    package init(artifacts: URL, goldens: String, host: String = "127.0.0.1", port: Int) throws(ServerSetupError) {
+    /// A review of `artifacts`' failures, accepting into `goldens` (and locked goldens into
+    /// `lockfile` and `remote`), on `host` (a loopback address) and `port` (0 for any free one).
+    package init(artifacts: URL, goldens: String, lockfile: String? = nil,
+                 remote: @escaping @Sendable (String?) -> GoldenRemote? = { _ in nil },
+                 host: String = "127.0.0.1", port: Int) throws(ServerSetupError) {
         guard ["127.0.0.1", "::1", "localhost"].contains(host) else {
             throw ServerSetupError("--host \(host): the review page is served on the loopback interface only (127.0.0.1, ::1)")
         }
         self.artifacts = artifacts
         self.goldens = goldens
+        self.lockfile = lockfile
+        self.remote = remote
         self.host = host
         self.port = port
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -80,10 +88,18 @@ package struct GoldenReviewServer: Sendable {
         }
         let message: String
         if accepting {
-            do {
-                message = "accepted: \(try GoldenAcceptance.accept(failure, goldensRoot: goldens))"
-            } catch {
-                return RequestError(.conflict, error.reason, code: "not_acceptable").response
+            // Accepting may upload to the remote cache, whose client blocks: off the server's threads.
+            let (goldens, lockfile, remote) = (goldens, lockfile, remote)
+            let accepted: Result<String, GoldenAcceptance.Refusal> = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: Result { () throws(GoldenAcceptance.Refusal) in
+                        try GoldenAcceptance.accept(failure, goldensRoot: goldens, lockfile: lockfile, remote: remote)
+                    })
+                }
+            }
+            switch accepted {
+            case .success(let golden): message = "accepted: \(golden)"
+            case .failure(let error): return RequestError(.conflict, error.reason, code: "not_acceptable").response
             }
         } else {
             GoldenAcceptance.forget(failure)

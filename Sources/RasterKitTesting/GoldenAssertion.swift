@@ -97,7 +97,8 @@ enum GoldenRendering {
                 at: location)
         }
         GoldenRunLog.record(golden: place.goldenURL, runsDirectory: place.runsDirectory)
-        let check = GoldenCheck(identifier: place.identifier, goldenURL: place.goldenURL, goldensDirectory: place.goldensDirectory,
+        let check = GoldenCheck(identifier: place.identifier,
+                                golden: GoldenFile(url: place.goldenURL, goldensDirectory: place.goldensDirectory),
                                 artifactsDirectory: place.artifactsDirectory, mode: mode, modeSource: modeSource,
                                 tolerance: ResolvedTolerance(argument: argument, environment: environment), ignored: ignored,
                                 subject: "test",

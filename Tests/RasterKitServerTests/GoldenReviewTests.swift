@@ -7,6 +7,7 @@ import RasterKit
 import RasterKitDiff
 @testable import RasterKitServer
 import RasterKitTestSupport
+import Synchronization
 import Testing
 
 /// The review page of `rasterkit report --serve`: a reviewer accepts or rejects each golden
@@ -21,7 +22,8 @@ import Testing
         let base: String
         let stop: @Sendable () async throws -> Void
 
-        static func start(_ name: String = #function) async throws -> Review {
+        static func start(_ name: String = #function,
+                          remote: @escaping @Sendable (String?) -> GoldenRemote? = { _ in nil }) async throws -> Review {
             let root = TestScratch.path("review-" + name.filter(\.isLetter))
             try FileManager.default.createDirectory(at: root.appendingPathComponent("Goldens"), withIntermediateDirectories: true)
             for (identifier, kind) in [("BadgeTests/unread@2x", "mismatch"), ("BadgeTests/read@2x", "mismatch"),
@@ -29,7 +31,7 @@ import Testing
                 try fail(identifier, kind: kind, in: root)
             }
             let server = try GoldenReviewServer(artifacts: root.appendingPathComponent("artifacts"),
-                                                goldens: root.appendingPathComponent("Goldens").path, port: 0)
+                                                goldens: root.appendingPathComponent("Goldens").path, remote: remote, port: 0)
             let (addresses, continuation) = AsyncStream<String>.makeStream()
             let group = server.serviceGroup(signals: [], logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) {
                 continuation.yield($0)
@@ -116,5 +118,49 @@ import Testing
         #expect(throws: ServerSetupError.self) {
             try GoldenReviewServer(artifacts: review.artifacts, goldens: review.goldens.path, host: "0.0.0.0", port: 0)
         }
+    }
+
+    @Test func acceptingALockedGoldenUploadsItAndLocksIt() async throws {
+        let store = MemoryStore()
+        let review = try await Review.start { recorded in
+            recorded == "memory://store" ? GoldenRemote(store: store, url: "memory://store", signingKey: nil) : nil
+        }
+        let lockfile = review.root.appendingPathComponent("goldens.lock.json")
+        try GoldenLockfile().data().write(to: lockfile)
+        let folder = review.artifacts.appendingPathComponent("locked.badge")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let actual = TestImages.black(whiteAt: [(2, 3)])
+        try actual.pngData().write(to: folder.appendingPathComponent("actual.png"))
+        let summary: [String: Any] = [
+            "identifier": "locked/badge", "message": "differs", "recordMode": "never", "kind": "mismatch",
+            "golden": "\(lockfile.path): locked/badge",
+            "lock": ["lockfile": lockfile.path, "name": "locked/badge", "key": "0123456789abcdef0123456789abcdef-png1",
+                     "remote": "memory://store"],
+        ]
+        try JSONSerialization.data(withJSONObject: summary).write(to: folder.appendingPathComponent("result.json"))
+
+        let accepted = try await review.verdict("accept", "locked/badge")
+        #expect(accepted.status == 200, "\(String(decoding: accepted.body, as: UTF8.self))")
+        let entry = try #require(try GoldenLockfile(contentsOf: lockfile).goldens["locked/badge"])
+        #expect(entry.pixels == actual.pixelDigest.hex && entry.key == "0123456789abcdef0123456789abcdef-png1")
+        #expect(try store.golden(pixelDigest: actual.pixelDigest, signingKey: nil) == actual)
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        try await review.stop()
+    }
+}
+
+/// A remote store in memory.
+final class MemoryStore: RemoteStore {
+    private let objects = Mutex<[String: Data]>([:])
+
+    func get(_ names: [RemoteObjectName], maximumBytes: Int) -> [Result<Data?, any Error>] {
+        names.map { name in .success(objects.withLock { $0[name.description] }) }
+    }
+
+    func put(_ uploads: [RemoteStoreUpload]) -> [RemoteStoreError?] {
+        objects.withLock { objects in
+            for upload in uploads { objects[upload.name.description] = upload.bytes }
+        }
+        return uploads.map { _ in nil }
     }
 }

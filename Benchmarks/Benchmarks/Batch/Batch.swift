@@ -1,5 +1,6 @@
 // Issue 8: the showcase manifest rendered cold and warm by `rasterkit render`, and its
-// throughput on 2 jobs against 1.
+// throughput on 2 jobs against 1. Issue 45: `rasterkit goldens check` of the unchanged showcase
+// with a lockfile against PNG goldens.
 import Benchmark
 import BenchmarkSupport
 import Foundation
@@ -38,5 +39,24 @@ let benchmarks: @Sendable () -> Void = {
             try render(out, ["--no-cache", "--jobs", "\(jobs)"])
             benchmark.stopMeasurement()
         }
+    }
+
+    // Recorded once (exit 1: a recording run fails so the goldens get reviewed), then checked
+    // unchanged; the lock keeps no PNG anywhere here, which an unchanged check never fetches.
+    let goldens = scratch()
+    let check = ["goldens", "check", showcase, "--artifacts", goldens + "/artifacts"]
+    Benchmark("goldens check showcase: PNG goldens, unchanged (baseline)", configuration: timing) { benchmark in
+        try runCommand(rasterkit, check + ["--goldens", goldens + "/Goldens", "--record", "missing"], allowing: [0, 1])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try runCommand(rasterkit, check + ["--goldens", goldens + "/Goldens", "--record", "never"]) }
+        benchmark.stopMeasurement()
+    }
+    Benchmark("goldens check showcase: lockfile, unchanged", configuration: timing) { benchmark in
+        try runCommand(rasterkit, check + ["--lock", goldens + "/goldens.lock.json", "--record", "missing"], allowing: [0, 1])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            try runCommand(rasterkit, check + ["--lock", goldens + "/goldens.lock.json", "--record", "never"])
+        }
+        benchmark.stopMeasurement()
     }
 }
