@@ -55,6 +55,18 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Print the summary as one JSON object, and no progress.")
     var json = false
 
+    @Option(help: ArgumentHelp("Render the manifest's parameterised components once per record of this file (CSV with a "
+        + "header row, JSON lines, or a YAML or JSON list), their parameters taken from the record's fields.", valueName: "file"))
+    var data: String?
+
+    @Option(help: ArgumentHelp("With --data: name each record's outputs by this template of its fields, as '{slug}' "
+        + "(default: each component's names:).", valueName: "template"))
+    var names: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("A parameter's value for every record (or, without --data, for "
+        + "the one render of each parameterised component); repeatable.", valueName: "name=value"))
+    var setValues: [String] = []
+
     @Flag(name: .customLong("list-outputs"),
           help: "Print the paths the run would write (with --json, their render keys too), and render nothing.")
     var listOutputs = false
@@ -67,6 +79,12 @@ struct RenderCommand: ParsableCommand {
         try PathChecks.requireNonEmpty(manifest, "the manifest")
         try PathChecks.requireNonEmpty(out, "--out")
         try DefaultJobs.validate(jobs)
+        if let data { try PathChecks.requireNonEmpty(data, "--data") }
+        if let names {
+            guard data != nil else { throw ValidationError("--names names the records of --data; give --data too") }
+            do { _ = try RecordNameTemplate(names) } catch { throw ValidationError("--names: \(error.reason)") }
+        }
+        _ = try parsedValues()
         if let contactSheet {
             try PathChecks.requireNonEmpty(contactSheet, "--contact-sheet")
             // The sheet replaces whatever is at its path: never the manifest it is made from
@@ -90,6 +108,7 @@ struct RenderCommand: ParsableCommand {
                               reusesUpToDateOutputs: caching.reusesUpToDateOutputs && !listOutputs,
                               contactSheet: contactSheet.map { URL(fileURLWithPath: $0) })
         run.webpQuality = quality
+        run.data = try manifestData()
         if listOutputs {
             do {
                 guard case .ready(let prepared) = try run.prepare() else { return }
@@ -178,6 +197,38 @@ struct RenderCommand: ParsableCommand {
     // MARK: Failing before anything is written
 
     /// Prints every manifest problem (or the error) on stderr, and as JSON with `--json`; exits 2.
+    /// `--set name=value`s, each name once.
+    private func parsedValues() throws -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in setValues {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw ValidationError("--set \(pair): give name=value")
+            }
+            let name = String(pair[..<equals])
+            guard values.updateValue(String(pair[pair.index(after: equals)...]), forKey: name) == nil else {
+                throw ValidationError("--set \(name) is given more than once")
+            }
+        }
+        return values
+    }
+
+    /// The data batch `--data`, `--names` and `--set` ask for; nil for neither. The data file's
+    /// problems exit with 2, each at its line.
+    private func manifestData() throws -> ManifestData? {
+        let values = try parsedValues()
+        guard data != nil || !values.isEmpty else { return nil }
+        var result = ManifestData(names: names, values: values)
+        if let data {
+            do {
+                result.records = try DataRecords.read(contentsOf: URL(fileURLWithPath: data), limits: limits.manifestLoadingLimits)
+            } catch {
+                report(error)
+            }
+            result.file = data
+        }
+        return result
+    }
+
     private func report(_ error: any Error) -> Never {
         guard let manifestError = error as? ManifestError else { fail("\(error)") }
         let count = manifestError.problems.count

@@ -22,6 +22,7 @@ extension RasterRenderService {
                     "sizes": component.sizes.map { RenderQuery.format($0.size) },
                     "scales": component.scales,
                     "appearances": component.appearances.map(\.rawValue),
+                    "parameters": component.parameters.map(Self.catalogueEntry),
                     // Component names are letters, digits, `-`, `_` and `.`: nothing to encode.
                     "url": "/components/\(component.name)/{state}.png",
                 ]
@@ -37,5 +38,22 @@ extension RasterRenderService {
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
+    }
+
+    /// A parameter as the catalogue lists it: name, type, default and limits.
+    static func catalogueEntry(_ parameter: Manifest.Parameter) -> [String: Any] {
+        var entry: [String: Any] = ["name": parameter.name, "type": parameter.kind.name, "default": parameter.defaultValue,
+                                    "declaration": parameter.declaration]
+        switch parameter.kind {
+        case .string:
+            entry["maxLength"] = parameter.maximumLength
+            if let pattern = parameter.pattern { entry["pattern"] = pattern }
+        case .int, .number:
+            if let minimum = parameter.minimum { entry["min"] = minimum }
+            if let maximum = parameter.maximum { entry["max"] = maximum }
+        case .choice(let words): entry["values"] = words
+        case .bool, .color, .svg: break
+        }
+        return entry
     }
 }

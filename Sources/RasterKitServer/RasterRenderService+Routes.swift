@@ -10,12 +10,14 @@ extension RasterRenderService {
         await answering(route: "components", request: request) { () async throws(RequestError) -> Response in
             let name = try PathSegment.decoded(rawComponent)
             let (stateName, format) = try ServedFormat.split(try PathSegment.decoded(rawFile))
-            let query = try checkedQuery(request, extraKeys: ["appearance"])
             let catalog = currentCatalog
             guard let component = catalog.components[name] else {
+                // The signature is checked before anything is said about the catalogue.
+                _ = try checkedQuery(request, extraKeys: ["appearance"])
                 throw .notFound("no component named '\(name)'" + Self.hint(for: name, in: catalog.components.keys)
                                 + "; GET /components lists them", code: "unknown_component")
             }
+            let query = try checkedQuery(request, extraKeys: ["appearance"], component: component)
             guard component.appearances.contains(query.appearance) else {
                 throw .notFound("component '\(name)' has no \(query.appearance) appearance; it has "
                                 + component.appearances.map(\.rawValue).joined(separator: ", "), code: "unknown_appearance")
@@ -25,14 +27,26 @@ extension RasterRenderService {
                 throw .notFound("component '\(name)' has no state '\(stateName)'" + Self.hint(for: stateName, in: states)
                                 + "; it has \(states.joined(separator: ", "))", code: "unknown_state")
             }
+            // Checked before the memo is asked: a value outside its declaration is never drawn.
+            let values: [String: String]
+            do throws(ParameterError) { values = try component.checkedParameters(query.parameters) } catch { throw .parameter(error) }
             // A size the manifest lists keeps its caps; another size is drawn with the first's caps.
             let size = query.size ?? component.sizes.first?.size
             guard let size else { throw .badRequest("component '\(name)' has no size in the manifest: add size=WxH") }
-            let request = ServedRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(query.appearance)/\(RenderQuery.format(size))@\(query.scale)",
-                                        size: size, query: query, format: format, http: request) {
+            // The checked values, in one order and spelling, so two spellings of one value share a
+            // render; as a digest, so the memo's keys stay short whatever the values' lengths.
+            let parameterKey = values.isEmpty ? "" : Self.digest(values)
+            let request = ServedRequest(catalog: catalog, memoKey: "c/\(name)/\(stateName)/\(query.appearance)/\(RenderQuery.format(size))@\(query.scale)/\(parameterKey)",
+                                        size: size, query: query, format: format, http: request) { () throws(RequestError) -> any Rasterizable in
                 let spec = component.sizes.first { $0.size == size }
                     ?? Manifest.ComponentSize(size: size, capInsets: component.sizes.first?.capInsets)
-                return component.renderable(state, at: spec)
+                guard !values.isEmpty, let manifest = catalog.manifest else { return component.renderable(state, at: spec) }
+                do throws(ParameterError) {
+                    return component.renderable(try manifest.state(stateName, of: component, in: query.appearance, parameters: values),
+                                                at: spec)
+                } catch {
+                    throw .parameter(error)
+                }
             }
             return try await serve(request)
         }
@@ -68,6 +82,18 @@ extension RasterRenderService {
         }
     }
 
+    /// 32 hexadecimal digits standing for checked parameter values.
+    static func digest(_ values: [String: String]) -> String {
+        var hasher = SipHash128()
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            for text in [key, value] {
+                hasher.write(UInt64(text.utf8.count))
+                for byte in text.utf8 { hasher.write(byte) }
+            }
+        }
+        return hasher.finalize().hex
+    }
+
     /// ` (did you mean "button"?)` for a name a client got wrong, or nothing. Bounded, since
     /// anyone can ask: no suggestion for a name over 64 characters or among over 4,096 names.
     static func hint(for name: String, in candidates: some Collection<String>) -> String {
@@ -76,7 +102,8 @@ extension RasterRenderService {
     }
 
     /// Checks the signature (when the server has a key), then parses the query.
-    private func checkedQuery(_ request: Request, extraKeys: Set<String>) throws(RequestError) -> RenderQuery {
+    private func checkedQuery(_ request: Request, extraKeys: Set<String>,
+                              component: Manifest.Component? = nil) throws(RequestError) -> RenderQuery {
         let rawQuery = request.uri.query ?? ""
         if let signer { try signer.verify(path: request.uri.path, rawQuery: rawQuery, now: Date()) }
         var items: [(key: String, value: String)] = []
@@ -87,7 +114,7 @@ extension RasterRenderService {
             }
             items.append((key, value))
         }
-        return try RenderQuery(items, extraKeys: extraKeys, configuration: configuration)
+        return try RenderQuery(items, extraKeys: extraKeys, component: component, configuration: configuration)
     }
 
     /// `text` with its percent escapes decoded; nil when they are malformed.

@@ -8,6 +8,8 @@ import RasterKitBatch
 final class RenderCatalog: Sendable {
     /// The manifest's components, by name; empty without a manifest.
     let components: [String: Manifest.Component]
+    /// The manifest, which resolves a parameterised component's states; nil without one.
+    let manifest: Manifest?
     /// The icon folder; nil without one.
     let icons: IconFolder?
     /// The stamps of every input as they were before loading, to notice the next change.
@@ -30,8 +32,10 @@ final class RenderCatalog: Sendable {
             }
             stamps.merge(Self.neighbourStamps(of: manifestURL)) { first, _ in first }
             components = Dictionary(manifest.components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            self.manifest = manifest
         } else {
             components = [:]
+            manifest = nil
         }
         if let iconsURL = configuration.icons {
             stamps.merge(IconFolder.stamps(of: iconsURL)) { first, _ in first }

@@ -17,19 +17,33 @@ struct RenderQuery: Sendable {
     var appearance: Appearance = .light
     /// `v=`: a version the client put in the URL, which makes the response immutable.
     var isVersioned = false
+    /// The values of the component's declared parameters, as given (checked by the component).
+    var parameters: [String: String] = [:]
 
     /// The keys every render route takes: caching (`v`) and signing (`exp`, `sig`).
     static let commonKeys: Set<String> = ["size", "scale", "v", "exp", "sig"]
 
-    /// Parses the query `items`, allowing `extraKeys` besides the common ones.
-    init(_ items: [(key: String, value: String)], extraKeys: Set<String> = [],
+    /// Parses the query `items`, allowing `extraKeys` besides the common ones, and the declared
+    /// parameters of `component`, when given.
+    init(_ items: [(key: String, value: String)], extraKeys: Set<String> = [], component: Manifest.Component? = nil,
          configuration: RasterServerConfiguration) throws(RequestError) {
         var seen: Set<String> = []
+        let declared = Set(component?.parameters.map(\.name) ?? [])
         for (key, value) in items {
-            guard Self.commonKeys.contains(key) || extraKeys.contains(key) else {
-                throw .badRequest("unknown query parameter '\(key)'; this route takes \((Self.commonKeys.union(extraKeys)).sorted().joined(separator: ", "))")
-            }
             guard seen.insert(key).inserted else { throw .badRequest("query parameter '\(key)' is given more than once") }
+            if declared.contains(key) {
+                parameters[key] = value
+                continue
+            }
+            guard Self.commonKeys.contains(key) || extraKeys.contains(key) else {
+                let keys = Self.commonKeys.union(extraKeys).sorted().joined(separator: ", ")
+                guard let component else { throw .badRequest("unknown query parameter '\(key)'; this route takes \(keys)") }
+                var refusal = RequestError.parameter(ParameterError(unknown: key, component: component.name,
+                                                                    declared: component.parameters.map(\.name)))
+                refusal = RequestError(.badRequest, refusal.message + "; the route also takes \(keys)", code: refusal.code)
+                refusal.details["parameter"] = key.count > 64 ? String(key.prefix(64)) : key
+                throw refusal
+            }
             switch key {
             case "size": size = try Self.size(value, configuration: configuration)
             case "scale": scale = try Self.scale(value, configuration: configuration)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RasterKitBatch
 
 /// A request the server refuses, with its status, a stable code and a message for the client;
 /// answered as `{"code": "unknown_component", "error": message, "status": 404}` so that scripts
@@ -12,6 +13,8 @@ struct RequestError: Error, Sendable {
     let code: String
     /// Extra headers, such as `Retry-After` on a 503.
     var headers: HTTPFields = [:]
+    /// Extra fields of the JSON body: the `parameter` and its `declaration` a value broke.
+    var details: [String: String] = [:]
 
     init(_ status: HTTPResponse.Status, _ message: String, code: String? = nil) {
         self.status = status
@@ -36,7 +39,8 @@ struct RequestError: Error, Sendable {
 
     /// The JSON response; errors are never cached by a CDN.
     var response: Response {
-        let object: [String: Any] = ["error": message, "status": status.code, "code": code]
+        var object: [String: Any] = ["error": message, "status": status.code, "code": code]
+        for (key, value) in details { object[key] = value }
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var fields = headers
         fields[.contentType] = "application/json"
@@ -46,6 +50,14 @@ struct RequestError: Error, Sendable {
 
     static func badRequest(_ message: String, code: String = "bad_request") -> RequestError {
         RequestError(.badRequest, message, code: code)
+    }
+
+    /// A parameter value the component's declaration refuses, or a parameter it does not declare.
+    static func parameter(_ error: ParameterError) -> RequestError {
+        var refusal = RequestError(.badRequest, error.description, code: error.declaration == nil && !error.parameter.isEmpty ? "unknown_parameter" : "invalid_parameter")
+        if !error.parameter.isEmpty { refusal.details["parameter"] = error.parameter }
+        if let declaration = error.declaration { refusal.details["declaration"] = declaration }
+        return refusal
     }
 
     static func notFound(_ message: String, code: String = "not_found") -> RequestError {

@@ -56,12 +56,12 @@ final class TestServer: Sendable {
         <path d="M12 2 L15 9 L22 9 L16.5 13.5 L18.5 21 L12 16.5 L5.5 21 L7.5 13.5 L2 9 L9 9 Z" fill="black"/></svg>
         """
 
-    static func start(rasterizer: Rasterizer? = nil, folder: URL? = nil,
+    static func start(rasterizer: Rasterizer? = nil, folder: URL? = nil, manifest manifestText: String = manifest,
                       _ configure: (inout RasterServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         let folder = folder ?? TestScratch.path("rasterkit-serve")
         let icons = folder.appendingPathComponent("site/icons")
         try FileManager.default.createDirectory(at: icons.appendingPathComponent("nested"), withIntermediateDirectories: true)
-        try manifest.write(to: folder.appendingPathComponent("site/manifest.yaml"), atomically: true, encoding: .utf8)
+        try manifestText.write(to: folder.appendingPathComponent("site/manifest.yaml"), atomically: true, encoding: .utf8)
         try star.write(to: icons.appendingPathComponent("star.svg"), atomically: true, encoding: .utf8)
         try star.write(to: icons.appendingPathComponent("nested/dot.svg"), atomically: true, encoding: .utf8)
         // Outside the icon folder: no request may reach it.

@@ -9,11 +9,15 @@ extension Manifest {
     /// - Throws: ``ManifestError`` pointing at the manifest when a component's scales do not
     ///   fit a format, or two outputs would be written to one file.
     /// `webpQuality` makes `webp` outputs lossy at that quality (1–100); nil keeps them lossless.
-    public func plan(format: ExportFormat? = nil, shard: Shard = .whole, webpQuality: Int? = nil) throws(ManifestError) -> BatchPlan {
+    /// With `data`, only the components that declare parameters are planned, once per record
+    /// (``components(with:)``), and no `svgs:` entry.
+    public func plan(format: ExportFormat? = nil, shard: Shard = .whole, webpQuality: Int? = nil,
+                     data: ManifestData? = nil) throws(ManifestError) -> BatchPlan {
+        let drawn = try data.map { data throws(ManifestError) in try components(with: data) } ?? components
         let problems = ManifestProblems(file: file)
         var plan = BatchPlan()
         for candidate in ExportFormat.allCases {
-            let selected = components.filter { !$0.sizes.isEmpty && (format.map { [$0] } ?? $0.outputs).contains(candidate) }
+            let selected = drawn.filter { !$0.sizes.isEmpty && (format.map { [$0] } ?? $0.outputs).contains(candidate) }
             guard !selected.isEmpty else { continue }
             for component in selected {
                 for scale in component.scales where !candidate.supports(scale: scale) {
@@ -33,7 +37,7 @@ extension Manifest {
         // The SVG files and folders are noted whenever the manifest came from a file: their
         // paths are the plan's inputs even when some changed too recently to be stamped.
         let svgInputs = inputPaths.isEmpty ? nil : InputStamps(settleTime: inputSettleTime)
-        for entry in svgs { addSVGs(entry, to: &plan, shard: shard, problems: problems, noting: svgInputs) }
+        for entry in svgs where data == nil { addSVGs(entry, to: &plan, shard: shard, problems: problems, noting: svgInputs) }
         reportConflicts(in: plan, problems: problems)
         try problems.check()
         if let stamps = inputStamps, let svgStamps = svgInputs?.completeStamps {

@@ -76,6 +76,11 @@ public struct Manifest: Sendable {
         /// `golden:`: how `rasterkit goldens check` judges its goldens; nil: as `assertGolden`
         /// does by default.
         public var golden: GoldenSettings?
+        /// `parameters:`: the values its renders take from a URL's query, a data record or
+        /// `--set`; its states as listed are drawn with the defaults.
+        public var parameters: [Parameter] = []
+        /// `names:`: how a data batch names each record's outputs, its fields in braces (`{slug}`).
+        public var names: String?
         /// The appearances it is exported in: `light` first, then those its `dark:` and
         /// `highContrast:` overrides (or `appearances:`) give it.
         public var appearances: [Appearance] = [.light]
@@ -146,6 +151,9 @@ public struct Manifest: Sendable {
     /// The manifest file and every file it made load, stamped before they were read; nil when
     /// the manifest did not come from a file or some file changed too recently to be stamped.
     var inputStamps: [String: String]?
+    /// The document as written, kept when a component declares parameters, to resolve its states
+    /// with the values a request gives.
+    var templates: ManifestTemplates?
     /// The manifest file and every file it made load, absolute, in the order they were read;
     /// empty when the manifest did not come from a file.
     var inputPaths: [String] = []
@@ -201,6 +209,9 @@ public struct Manifest: Sendable {
             throw ManifestError(problems: problems.problems)
         }
         components = ManifestResolver(document: document, reader: reader).components()
+        if document.components.contains(where: { !$0.parameters.isEmpty }) {
+            templates = ManifestTemplates(document: document, file: file, directory: directory)
+        }
         svgs = document.svgs
         self.limits = document.limits
         try problems.check()

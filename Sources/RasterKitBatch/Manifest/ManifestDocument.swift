@@ -44,6 +44,10 @@ struct ComponentSpec {
     var fallback: FallbackReference?
     /// `golden:`: how `rasterkit goldens check` judges its goldens.
     var golden: Manifest.GoldenSettings?
+    /// `parameters:`: the values its renders take from outside (their defaults are among `variables`).
+    var parameters: [Manifest.Parameter] = []
+    /// `names:`: how a data batch names each record's outputs (`{slug}`).
+    var names: String?
 
     /// A component named by `fallback:`, and where.
     struct FallbackReference {

@@ -10,7 +10,7 @@ struct ManifestParser {
     static let topKeys = ["version", "name", "variables", "dark", "highContrast", "defaults", "limits", "components", "svgs"]
     static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content", "post",
                                 "fallback", "template", "preserveVectors", "opticalInsets", "dark", "highContrast", "appearances",
-                                "golden"]
+                                "golden", "parameters", "names"]
 
     /// The document, or nil when the text is not a usable YAML mapping at all.
     func parse(_ text: String) -> ManifestDocument? {
@@ -168,6 +168,16 @@ struct ManifestParser {
         spec.isTemplate = fields.read("template") { reader.bool($0, $1) } ?? false
         spec.preservesVectors = fields.read("preserveVectors") { reader.bool($0, $1) } ?? false
         spec.golden = fields.read("golden") { goldenSettings($0, $1) }
+        spec.parameters = fields.read("parameters") { parameters($0, $1) } ?? []
+        for parameter in spec.parameters {
+            // A parameter's default is a variable of the component: a state may set another.
+            if spec.variables[parameter.name] != nil {
+                reader.problem("variable \"\(parameter.name)\" of \(owner) is also a parameter; give its default in parameters",
+                               at: fields["variables"] ?? node)
+            }
+            spec.variables[parameter.name] = Manifest.Parameter.node(parameter.defaultValue)
+        }
+        spec.names = fields.read("names") { namesTemplate($0, $1) }
         spec.overrides = overrides(fields)
         spec.appearances = fields.read("appearances") { appearances($0, $1) }
         let caps = fields.read("caps") { reader.insets($0, $1, minimum: 0) }

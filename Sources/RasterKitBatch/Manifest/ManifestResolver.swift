@@ -41,6 +41,8 @@ final class ManifestResolver {
                                                location: spec.location, scalesLocation: spec.scalesLocation)
             component.preservesVectors = spec.preservesVectors
             component.golden = spec.golden
+            component.parameters = spec.parameters
+            component.names = spec.names
             guard declaresAppearances else { return component }
             for appearance in Appearance.variants {
                 let variant = spec.states.map { state in resolvedState(spec, state, appearance) }
@@ -64,18 +66,27 @@ final class ManifestResolver {
     /// The variables `state` of `spec` sees in `appearance`, innermost first: for each of the
     /// state, the component and the manifest, its overrides for the appearance, then its own
     /// values. A variable an appearance does not override keeps its light value.
-    private func levels(_ spec: ComponentSpec, _ state: StateSpec, _ appearance: Appearance) -> [[String: Node]] {
-        guard appearance != .light else { return [state.variables, spec.variables, document.variables] }
-        return [state.overrides[appearance] ?? [:], state.variables, spec.overrides[appearance] ?? [:], spec.variables,
+    private func levels(_ spec: ComponentSpec, _ state: StateSpec, _ appearance: Appearance,
+                        given: [String: Node] = [:]) -> [[String: Node]] {
+        guard appearance != .light else { return [given, state.variables, spec.variables, document.variables] }
+        return [given, state.overrides[appearance] ?? [:], state.variables, spec.overrides[appearance] ?? [:], spec.variables,
                 document.overrides[appearance] ?? [:], document.variables]
     }
 
+    /// `component`'s state `state` in `appearance`, with `given` parameter values (already
+    /// checked against their declarations) over its variables; nil when there is no such state.
+    func resolvedState(component: String, state: String, appearance: Appearance, given: [String: Node]) -> Manifest.State? {
+        guard let spec = specs[component], let stateSpec = spec.states.first(where: { $0.name == state }) else { return nil }
+        return resolvedState(spec, stateSpec, appearance, given: given)
+    }
+
     /// A state's layers, its `post:` steps read with its variables, and its fallback, in `appearance`.
-    private func resolvedState(_ spec: ComponentSpec, _ state: StateSpec, _ appearance: Appearance) -> Manifest.State {
+    private func resolvedState(_ spec: ComponentSpec, _ state: StateSpec, _ appearance: Appearance,
+                               given: [String: Node] = [:]) -> Manifest.State {
         var resolved = Manifest.State(name: state.name,
-                                      layers: layers(of: spec, state: state, passed: [:], appearance: appearance))
+                                      layers: layers(of: spec, state: state, passed: given, appearance: appearance))
         if let postNode = spec.post {
-            let scope = VariableScope(levels: levels(spec, state, appearance),
+            let scope = VariableScope(levels: levels(spec, state, appearance, given: given),
                                       owner: "state \"\(state.name)\" of component \"\(spec.name)\"", reader: reader)
             resolved.post = reader.postSteps(scope.substitute(postNode), "post of component \"\(spec.name)\"") ?? []
         }

@@ -39,6 +39,9 @@ public struct ManifestRun: Sendable {
     public var contactSheet: URL?
     /// The quality of lossy `webp` outputs (1–100); nil keeps them lossless.
     public var webpQuality: Int?
+    /// The records and values a data batch draws the parameterised components with; nil for
+    /// the manifest as it is.
+    public var data: ManifestData?
     /// How long an input must have been left alone before its stamp is trusted (see
     /// ``FileStamp``); tests shorten it.
     var inputSettleTime = FileStamp.defaultSettleTime
@@ -68,7 +71,8 @@ public struct ManifestRun: Sendable {
     package func upToDateResult() -> ManifestRunResult? {
         let start = ContinuousClock.now
         guard reusesUpToDateOutputs, contactSheet == nil,
-              let invocation = ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality),
+              let invocation = ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality,
+                                                            data: data),
               let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) else { return nil }
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
         let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount - record.fellBackCount,
@@ -83,9 +87,16 @@ public struct ManifestRun: Sendable {
     public func prepare() throws(ManifestError) -> Preparation {
         if let result = upToDateResult() { return .upToDate(result) }
         let invocation = reusesUpToDateOutputs && contactSheet == nil
-            ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality) : nil
+            ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality, data: data) : nil
         let loaded = try Manifest(contentsOf: manifest, settleTime: inputSettleTime, limits: loadingLimits)
-        let plan = try loaded.plan(format: format, shard: shard, webpQuality: webpQuality)
+        var plan = try loaded.plan(format: format, shard: shard, webpQuality: webpQuality, data: data)
+        if let file = data?.file {
+            // The records are an input like the manifest: a changed data file makes the run's record stale.
+            let path = URL(fileURLWithPath: file).standardizedFileURL.path
+            plan.inputPaths.append(path)
+            let stamp = FileStamp.of(path, settledFor: inputSettleTime)
+            plan.inputStamps = stamp.flatMap { stamp in plan.inputStamps?.merging([path: stamp]) { $1 } }
+        }
         return .ready(PreparedManifestRun(run: self, manifest: loaded, plan: plan, invocation: invocation))
     }
 }

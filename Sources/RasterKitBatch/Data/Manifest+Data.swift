@@ -1,0 +1,114 @@
+import Foundation
+import RasterKit
+
+/// What a data batch renders a manifest's parameterised components with: `rasterkit render
+/// --data FILE --names '{slug}' --set name=value`.
+public struct ManifestData: Sendable {
+    /// The records, each drawn once per parameterised component; nil draws each such component
+    /// once under its own name, with ``values``.
+    public var records: [DataRecord]?
+    /// The data file the records came from, for messages and the run's inputs.
+    public var file: String?
+    /// `--names`: the template that names each record's outputs; nil for each component's `names:`.
+    public var names: String?
+    /// `--set`: values for every record, over the records' own.
+    public var values: [String: String]
+
+    /// Data for a batch.
+    public init(records: [DataRecord]? = nil, file: String? = nil, names: String? = nil, values: [String: String] = [:]) {
+        self.records = records
+        self.file = file
+        self.names = names
+        self.values = values
+    }
+
+    /// What a run's record must match to be reused: the file, the template and the values.
+    var identity: String {
+        "data \(file ?? "-") names \(names ?? "-") set " + values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            .joined(separator: "\u{1F}")
+    }
+}
+
+extension Manifest {
+    /// The components a data batch draws: for each component that declares parameters, one copy
+    /// per record, named by the template and with every state resolved with the record's values
+    /// (and `data.values` over them). Every name and value is checked before anything is drawn.
+    ///
+    /// - Throws: ``ManifestError`` with each problem at its record's line of the data file: a
+    ///   value outside its declaration, a field no component or template uses, a name that is
+    ///   unsafe or taken by two records, no parameterised component.
+    public func components(with data: ManifestData) throws(ManifestError) -> [Component] {
+        let problems = ManifestProblems(file: data.file ?? file)
+        let templated = components.filter { !$0.parameters.isEmpty }
+        guard !templated.isEmpty else {
+            problems.add("no component of \(file) declares parameters, so --data and --set have nothing to fill in", at: nil)
+            try problems.check()
+            return []
+        }
+        let declared = Set(templated.flatMap { $0.parameters.map(\.name) })
+        for name in data.values.keys where !declared.contains(name) {
+            problems.add("--set \(name): no component declares a parameter \(name.debugDescription)"
+                         + Suggestion.hint(for: name, in: declared), at: nil)
+        }
+        var templates: [String: RecordNameTemplate] = [:]
+        if data.records != nil {
+            for component in templated {
+                guard let text = data.names ?? component.names else {
+                    problems.add("component \(component.name) needs names for its records: give --names '{field}' or names: in "
+                                 + "the manifest", at: nil)
+                    continue
+                }
+                do { templates[component.name] = try RecordNameTemplate(text) } catch { problems.add(error.description, at: nil) }
+            }
+        }
+        try problems.check()
+        let records = data.records ?? [DataRecord(line: 1, fields: [:])]
+        let used = declared.union(templates.values.flatMap(\.fields))
+        var result: [Component] = []
+        // Per component: two components' outputs of one name differ by their states, and any file
+        // two outputs would share is refused when the plan is made.
+        var claimed: [String: [String: Int]] = [:]
+        for record in records {
+            let at = ManifestLocation(line: record.line, column: 1)
+            for field in record.fields.keys.sorted() where !used.contains(field) {
+                problems.add("field \(field.debugDescription) is neither a parameter nor used in names" + Suggestion.hint(for: field, in: used),
+                             at: at)
+            }
+            let values = record.fields.merging(data.values) { $1 }
+            for component in templated {
+                var copy = component
+                if let template = templates[component.name] {
+                    switch template.name(for: record.fields) {
+                    case .failure(let error):
+                        problems.add(error.description, at: at)
+                        continue
+                    case .success(let name):
+                        if let first = claimed[component.name, default: [:]].updateValue(record.line, forKey: name) {
+                            problems.add("the name \(name.debugDescription) is also the name of the record at line \(first)", at: at)
+                            continue
+                        }
+                        copy.name = name
+                    }
+                }
+                let own = values.filter { key, _ in component.parameters.contains { $0.name == key } }
+                do {
+                    copy.states = try component.states.map { state throws(ParameterError) in
+                        try self.state(state.name, of: component, in: .light, parameters: own)
+                    }
+                    for (appearance, states) in component.appearanceStates {
+                        copy.appearanceStates[appearance] = try states.map { state throws(ParameterError) in
+                            try self.state(state.name, of: component, in: appearance, parameters: own)
+                        }
+                    }
+                } catch {
+                    problems.add(error.description, at: at)
+                    continue
+                }
+                result.append(copy)
+            }
+            if problems.problems.count >= 100 { break }
+        }
+        try problems.check()
+        return result
+    }
+}
