@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load figures for `rasterkit serve` (issue 21), on loopback only, as ratios measured in one run.
+"""Load figures for `rasterkit serve` (issues 21 and 44), on loopback only, as ratios measured in one run.
 
     swift build -c release --product rasterkit --static-swift-stdlib   # from the repository root
     python3 Benchmarks/Serve/serve_load.py [--binary .build/release/rasterkit]
@@ -14,7 +14,10 @@ Measures, with the same wrk settings (2 threads, 64 connections, 10 s) where the
   3. 1,000 distinct cold keys over 64 connections: each drawn exactly once (the server's own
      draw counter, read from /metrics), errors, p50/p99 latency;
   4. 256 connections against a full render queue (--queue-limit 8, every request a new key):
-     only 200 and 503 answers, no socket errors, the server's peak RSS.
+     only 200 and 503 answers, no socket errors, the server's peak RSS;
+  5. issue 44: the badge template of Examples/templates.yaml with 1,000 distinct parameter sets
+     over 64 connections (each drawn once, errors, p50/p99 of a cold 1-line badge), then warm
+     hits of one badge URL with parameters against nginx serving its bytes.
 """
 import argparse
 import concurrent.futures
@@ -39,8 +42,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_rasterkit(binary, *extra):
-    process = subprocess.Popen([binary, "serve", os.path.join(ROOT, "Examples/showcase.yaml"),
+def start_rasterkit(binary, *extra, manifest="Examples/showcase.yaml"):
+    process = subprocess.Popen([binary, "serve", os.path.join(ROOT, manifest),
                                 "--icons", os.path.join(ROOT, "Examples/icons"), "--no-cache",
                                 "--host", "127.0.0.1", "--port", "0", *extra],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -115,9 +118,9 @@ def peak_rss_mib(pid):
     return None
 
 
-def cold_keys(address, count=1000, connections=64):
-    """`count` distinct icon renders (each size a new key) over `connections` keep-alive connections."""
-    paths = [f"/icons/star.png?size={16 + index}&scale=2" for index in range(count)]
+def cold_keys(address, count=1000, connections=64, paths=None):
+    """`count` distinct renders (by default icons, each size a new key) over `connections` keep-alive connections."""
+    paths = paths or [f"/icons/star.png?size={16 + index}&scale=2" for index in range(count)]
     latencies, errors = [], []
     host, port = address.split(":")
 
@@ -204,6 +207,29 @@ def main():
         full.send_signal(signal.SIGTERM)
         print(f"SIGTERM: exited with {full.wait(timeout=30)}")
         processes.remove(full)
+
+        templates, templates_address = start_rasterkit(arguments.binary, manifest="Examples/templates.yaml")
+        processes.append(templates)
+        badges = [f"/components/badge/flat.png?label=package-{index}&message=1.{index}.0&color=%23007EC6"
+                  for index in range(1000)]
+        draws_before = metric(templates_address, "rasterkit_rasterizer_draws")
+        cold = cold_keys(templates_address, paths=badges)
+        draws = metric(templates_address, "rasterkit_rasterizer_draws") - draws_before
+        print(f"1000 badge parameter sets, 64 connections: {cold['elapsed']:.2f} s, drawn {draws:.0f} (target 1000), "
+              f"errors {len(cold['errors'])} (target 0), p50 {cold['p50']:.1f} ms, p99 {cold['p99']:.1f} ms (target <= 200)")
+        badge = "/components/badge/flat.png?label=coverage&message=93%25&color=orange"
+        status, _, badge_png = get(templates_address, badge)
+        assert status == 200, status
+        with open(f"{folder}/static/badge.png", "wb") as f:
+            f.write(badge_png)
+        static_badge = wrk(f"http://{nginx_address}/badge.png")
+        warm_badge = wrk(f"http://{templates_address}{badge}")
+        print(f"badge warm hit        {warm_badge['rate']:>10.0f} req/s  p99 {warm_badge['p99']}  "
+              f"ratio {warm_badge['rate'] / static_badge['rate']:.2f}x nginx {static_badge['rate']:.0f} req/s (target >= 0.4)  "
+              f"non-2xx {warm_badge['non2xx']}")
+        templates.send_signal(signal.SIGTERM)
+        templates.wait(timeout=30)
+        processes.remove(templates)
     finally:
         for process in processes:
             process.kill()

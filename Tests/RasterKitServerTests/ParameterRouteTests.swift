@@ -86,4 +86,11 @@ import Testing
         #expect(try await server.request(added).status == 403)
         try await server.stop()
     }
+
+    @Test func percentEncodingIsDecodedStrictly() {
+        #expect(RasterRenderService.percentDecoded("a%20b%25") == "a b%")
+        #expect(RasterRenderService.percentDecoded("%E2%82%AC") == "€")
+        #expect(RasterRenderService.percentDecoded("plain+text") == "plain+text")
+        for bad in ["%", "%2", "%zz", "%FF", "%C3"] { #expect(RasterRenderService.percentDecoded(Substring(bad)) == nil, "\(bad)") }
+    }
 }

@@ -1,6 +1,7 @@
 // Issue 8: the showcase manifest rendered cold and warm by `rasterkit render`, and its
 // throughput on 2 jobs against 1. Issue 45: `rasterkit goldens check` of the unchanged showcase
-// with a lockfile against PNG goldens.
+// with a lockfile against PNG goldens. Issue 44: a 2,000-record `--data` batch of the Open Graph
+// card template, cold and then warm into a new folder.
 import Benchmark
 import BenchmarkSupport
 import Foundation
@@ -57,6 +58,27 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             try runCommand(rasterkit, check + ["--lock", goldens + "/goldens.lock.json", "--record", "never"])
         }
+        benchmark.stopMeasurement()
+    }
+
+    // 2,000 cards of 1200×630, each record its own title and subtitle.
+    let templates = FileManager.default.currentDirectoryPath + "/../Examples/templates.yaml"
+    let cards = scratch()
+    let records = (0..<2_000).map { "card\($0),Package \($0),\"Release \($0 / 100).\($0 % 100) of a library, with notes\"" }
+    try? ("slug,title,subtitle\n" + records.joined(separator: "\n") + "\n").write(toFile: cards + "/cards.csv", atomically: true, encoding: .utf8)
+    let data = [templates, "--data", cards + "/cards.csv", "--names", "{slug}", "--jobs", "2"]
+    let slow = Benchmark.Configuration(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: 3)
+    Benchmark("card template, 2,000 records: cold (new folder and cache)", configuration: slow) { benchmark in
+        let out = scratch()
+        benchmark.startMeasurement()
+        try runCommand(rasterkit, ["render"] + data + ["--out", out + "/out", "--cache", out + "/cache.sqlite"])
+        benchmark.stopMeasurement()
+    }
+    Benchmark("card template, 2,000 records: warm (new folder, same cache)", configuration: slow) { benchmark in
+        let out = scratch()
+        try runCommand(rasterkit, ["render"] + data + ["--out", out + "/first", "--cache", out + "/cache.sqlite"])
+        benchmark.startMeasurement()
+        try runCommand(rasterkit, ["render"] + data + ["--out", out + "/second", "--cache", out + "/cache.sqlite"])
         benchmark.stopMeasurement()
     }
 }

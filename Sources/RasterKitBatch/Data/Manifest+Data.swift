@@ -30,9 +30,10 @@ public struct ManifestData: Sendable {
 }
 
 extension Manifest {
-    /// The components a data batch draws: for each component that declares parameters, one copy
-    /// per record, named by the template and with every state resolved with the record's values
-    /// (and `data.values` over them). Every name and value is checked before anything is drawn.
+    /// The components a data batch draws: for each component that declares parameters the data
+    /// names (a record's field or a `--set` value is one of them), one copy per record, named by
+    /// the template and with every state resolved with the record's values (and `data.values`
+    /// over them). Every name and value is checked before anything is drawn.
     ///
     /// - Throws: ``ManifestError`` with each problem at its record's line of the data file: a
     ///   value outside its declaration, a field no component or template uses, a name that is
@@ -46,13 +47,17 @@ extension Manifest {
             return []
         }
         let declared = Set(templated.flatMap { $0.parameters.map(\.name) })
+        // A template is drawn for the data when the records or --set name one of its parameters:
+        // a file of cards does not make a badge of every card.
+        let given = Set((data.records ?? []).flatMap(\.fields.keys)).union(data.values.keys)
+        let drawn = templated.filter { $0.parameters.contains { given.contains($0.name) } }
         for name in data.values.keys where !declared.contains(name) {
             problems.add("--set \(name): no component declares a parameter \(name.debugDescription)"
                          + Suggestion.hint(for: name, in: declared), at: nil)
         }
         var templates: [String: RecordNameTemplate] = [:]
         if data.records != nil {
-            for component in templated {
+            for component in drawn {
                 guard let text = data.names ?? component.names else {
                     problems.add("component \(component.name) needs names for its records: give --names '{field}' or names: in "
                                  + "the manifest", at: nil)
@@ -63,7 +68,9 @@ extension Manifest {
         }
         try problems.check()
         let records = data.records ?? [DataRecord(line: 1, fields: [:])]
-        let used = declared.union(templates.values.flatMap(\.fields))
+        // Fields any template could use are not typos, whichever components the data names.
+        let templateFields = ([data.names] + templated.map(\.names)).compactMap { $0.flatMap { try? RecordNameTemplate($0) } }
+        let used = declared.union(templateFields.flatMap(\.fields))
         var result: [Component] = []
         // Per component: two components' outputs of one name differ by their states, and any file
         // two outputs would share is refused when the plan is made.
@@ -75,7 +82,7 @@ extension Manifest {
                              at: at)
             }
             let values = record.fields.merging(data.values) { $1 }
-            for component in templated {
+            for component in drawn {
                 var copy = component
                 if let template = templates[component.name] {
                     switch template.name(for: record.fields) {
@@ -107,6 +114,10 @@ extension Manifest {
                 result.append(copy)
             }
             if problems.problems.count >= 100 { break }
+        }
+        if drawn.isEmpty, !given.isEmpty {
+            problems.add("no field of the data and no --set names a parameter; the components declare "
+                         + declared.sorted().joined(separator: ", "), at: nil)
         }
         try problems.check()
         return result
