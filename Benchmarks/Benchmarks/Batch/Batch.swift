@@ -67,7 +67,7 @@ let benchmarks: @Sendable () -> Void = {
     let records = (0..<2_000).map { "card\($0),Package \($0),\"Release \($0 / 100).\($0 % 100) of a library, with notes\"" }
     try? ("slug,title,subtitle\n" + records.joined(separator: "\n") + "\n").write(toFile: cards + "/cards.csv", atomically: true, encoding: .utf8)
     let data = [templates, "--data", cards + "/cards.csv", "--names", "{slug}", "--jobs", "2"]
-    let slow = Benchmark.Configuration(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: 3)
+    let slow = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(150), maxIterations: 3)
     Benchmark("card template, 2,000 records: cold (new folder and cache)", configuration: slow) { benchmark in
         let out = scratch()
         benchmark.startMeasurement()

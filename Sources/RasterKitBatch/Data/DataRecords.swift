@@ -22,7 +22,9 @@ public struct DataRecord: Hashable, Sendable {
 /// must be text, numbers or booleans. Bounded before it is parsed: the file by the limits'
 /// input size, and at most ``maximumRecords`` records of ``maximumFields`` fields.
 public enum DataRecords {
+    /// The most records a data file may hold.
     public static let maximumRecords = 100_000
+    /// The most fields a record may hold.
     public static let maximumFields = 256
 
     /// The records of the file at `url`.

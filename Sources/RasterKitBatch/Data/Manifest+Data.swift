@@ -72,6 +72,8 @@ extension Manifest {
         let templateFields = ([data.names] + templated.map(\.names)).compactMap { $0.flatMap { try? RecordNameTemplate($0) } }
         let used = declared.union(templateFields.flatMap(\.fields))
         var result: [Component] = []
+        // One reader of the manifest's files for every record: an SVG many records draw is parsed once.
+        let files = self.templates?.files()
         // Per component: two components' outputs of one name differ by their states, and any file
         // two outputs would share is refused when the plan is made.
         var claimed: [String: [String: Int]] = [:]
@@ -98,14 +100,17 @@ extension Manifest {
                     }
                 }
                 let own = values.filter { key, _ in component.parameters.contains { $0.name == key } }
-                do {
-                    copy.states = try component.states.map { state throws(ParameterError) in
-                        try self.state(state.name, of: component, in: .light, parameters: own)
+                do throws(ParameterError) {
+                    copy.states = []
+                    for state in component.states {
+                        copy.states.append(try self.state(state.name, of: component, in: .light, parameters: own, files: files))
                     }
                     for (appearance, states) in component.appearanceStates {
-                        copy.appearanceStates[appearance] = try states.map { state throws(ParameterError) in
-                            try self.state(state.name, of: component, in: appearance, parameters: own)
+                        var resolved: [State] = []
+                        for state in states {
+                            resolved.append(try self.state(state.name, of: component, in: appearance, parameters: own, files: files))
                         }
+                        copy.appearanceStates[appearance] = resolved
                     }
                 } catch {
                     problems.add(error.description, at: at)

@@ -14,6 +14,13 @@ extension Manifest {
     ///   problems found, as a ``ParameterError`` without a declaration.
     public func state(_ state: String, of component: Component, in appearance: Appearance = .light,
                       parameters values: [String: String]) throws(ParameterError) -> State {
+        try self.state(state, of: component, in: appearance, parameters: values, files: nil)
+    }
+
+    /// ``state(_:of:in:parameters:)``, reading the files layers name through `files`, which a
+    /// data batch shares among its records (the same SVG is then parsed once, not per record).
+    func state(_ state: String, of component: Component, in appearance: Appearance,
+               parameters values: [String: String], files: ManifestFiles?) throws(ParameterError) -> State {
         let checked = try component.checkedParameters(values)
         guard let templates, !checked.isEmpty else {
             guard let found = component.states(in: appearance).first(where: { $0.name == state }) else {
@@ -21,7 +28,7 @@ extension Manifest {
             }
             return found
         }
-        return try templates.state(state, of: component, in: appearance, given: checked)
+        return try templates.state(state, of: component, in: appearance, given: checked, files: files)
     }
 }
 
@@ -61,12 +68,15 @@ final class ManifestTemplates: @unchecked Sendable {
         self.directory = directory
     }
 
+    /// Files read the way the manifest's own were, for ``state(_:of:in:given:files:)``.
+    func files() -> ManifestFiles { ManifestFiles(directory: directory, limit: document.limits.maximumInputBytes) }
+
     func state(_ state: String, of component: Manifest.Component, in appearance: Appearance,
-               given: [String: String]) throws(ParameterError) -> Manifest.State {
+               given: [String: String], files: ManifestFiles? = nil) throws(ParameterError) -> Manifest.State {
+        // Problems are collected per resolution: a shared collector reports a problem once, and
+        // a second record with the same problem would then pass as if it had none.
         let problems = ManifestProblems(file: file)
-        let reader = ManifestReader(problems: problems,
-                                    files: ManifestFiles(directory: directory, limit: document.limits.maximumInputBytes),
-                                    limits: document.limits)
+        let reader = ManifestReader(problems: problems, files: files ?? self.files(), limits: document.limits)
         let nodes = given.mapValues(Manifest.Parameter.node)
         let resolver = ManifestResolver(document: document, reader: reader)
         guard let resolved = resolver.resolvedState(component: component.name, state: state, appearance: appearance,

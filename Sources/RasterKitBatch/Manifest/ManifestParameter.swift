@@ -50,13 +50,15 @@ extension Manifest {
 
         /// The parameter's name: the variable its layers refer to.
         public var name: String
+        /// What values it takes.
         public var kind: Kind
         /// The value used when none is given, already valid.
         public var defaultValue: String
         /// The longest text a `string` takes, in characters.
         public var maximumLength: Int
-        /// The smallest and largest `int` or `number`.
+        /// The smallest `int` or `number`; nil: no bound.
         public var minimum: Double?
+        /// The largest `int` or `number`; nil: no bound.
         public var maximum: Double?
         /// A regular expression a whole `string` must match.
         public var pattern: String?
