@@ -1,18 +1,17 @@
 import Foundation
 import RasterKit
-import Synchronization
 
 /// A golden lockfile as one run uses it: read once when the run starts, its entries looked up as
 /// goldens are checked, and the entries the run records written back by ``save()`` — merged into
 /// the file as it is then, so goldens locked meanwhile (by a review) are kept.
 package final class GoldenLockSession: Sendable {
     package let url: URL
-    private let state: Mutex<(lockfile: GoldenLockfile, recorded: [String: (key: String, pixels: StableDigest, environment: RenderEnvironment)])>
+    private let state: Lock<(lockfile: GoldenLockfile, recorded: [String: (key: String, pixels: StableDigest, environment: RenderEnvironment)])>
 
     /// Reads the lockfile at `url` (an empty lock when there is none yet).
     package init(url: URL) throws(GoldenLockfileError) {
         self.url = url
-        state = Mutex((try GoldenLockfile(contentsOf: url), [:]))
+        state = Lock((try GoldenLockfile(contentsOf: url), [:]))
     }
 
     /// `name`'s entry and the environment it was recorded in, or nil when it is not locked.

@@ -56,6 +56,27 @@ import Testing
         #expect(Set(saved.goldens.keys) == ["a", "b"])
     }
 
+    @Test func racingSessionsLoseNoGolden() async throws {
+        let url = try folder().appendingPathComponent("goldens.lock.json")
+        let (environment, pixels) = (self.environment, self.pixels)
+        // Eight sessions of one file, each locking 25 goldens from its own tasks, saving at once.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for session in 0..<8 {
+                group.addTask {
+                    let lock = try GoldenLockSession(url: url)
+                    await withTaskGroup(of: Void.self) { names in
+                        for index in 0..<25 {
+                            names.addTask { lock.lock("s\(session)/g\(index)", key: "k\(index)", pixels: pixels, environment: environment) }
+                        }
+                    }
+                    try lock.save()
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try GoldenLockfile(contentsOf: url).goldens.count == 200)
+    }
+
     @Test func noFileIsAnEmptyLock() throws {
         let lock = try GoldenLockfile(contentsOf: try folder().appendingPathComponent("missing.json"))
         #expect(lock.goldens.isEmpty)
