@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "RasterKitCommandOptions",
             dependencies: [
-                "RasterKit", "RasterKitArguments", "RasterKitDiff", "RasterKitRemoteCache",
+                "RasterKit", "RasterKitArguments", "RasterKitRemoteCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,5 +1,5 @@
 import Foundation
-import RasterKitDiff
+import RasterKit
 
 extension RemoteOptions {
     /// The remote cache a locked golden's PNG goes to when it is accepted: `--remote-cache`, else

@@ -53,3 +53,43 @@ package enum RemoteGoldenError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// The remote cache a golden lockfile's PNGs are kept in, under their pixel digests.
+package struct GoldenRemote: Sendable {
+    package let store: any RemoteStore
+    /// The store's address, for messages and for the failure artifacts `goldens accept` reads.
+    package let url: String
+    /// The secret objects are signed with (`RASTERKIT_REMOTE_CACHE_KEY`), or nil.
+    package let signingKey: Data?
+
+    package init(store: any RemoteStore, url: String, signingKey: Data?) {
+        self.store = store
+        self.url = url
+        self.signingKey = signingKey
+    }
+
+    /// Why a golden could not be fetched or stored.
+    package struct Failure: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { reason }
+
+        package init(reason: String) { self.reason = reason }
+    }
+
+    /// The golden whose pixels have `digest`; throws when the store has none or fails.
+    package func fetch(_ digest: StableDigest) throws(Failure) -> RGBABitmap {
+        let found: RGBABitmap?
+        do { found = try store.golden(pixelDigest: digest, signingKey: signingKey) } catch {
+            throw Failure(reason: "its PNG (pixels \(digest.hex)) could not be fetched from \(url): \(error)")
+        }
+        guard let found else { throw Failure(reason: "the remote cache \(url) has no PNG with pixels \(digest.hex)") }
+        return found
+    }
+
+    /// Stores `png`, whose pixels have `pixelDigest`.
+    package func upload(_ png: Data, pixelDigest: StableDigest) throws(Failure) {
+        do { try store.putGolden(png, pixelDigest: pixelDigest, signingKey: signingKey) } catch {
+            throw Failure(reason: "its PNG could not be stored in \(url): \(error)")
+        }
+    }
+}
