@@ -69,7 +69,7 @@ demo: deps
 
 # The test build: the tests and every executable they run. Built as one product rather than with
 # --build-tests, which would also build the plugins' tool for the host, a second copy of
-# RasterKit, GRDB and Yams (about two minutes of a fresh build) that no test runs.
+# RasterKit and Yams (about two minutes of a fresh build) that no test runs.
 build-tests: deps
 	$(SWIFT) build $(TRAITS) --product RasterKitPackageTests
 

@@ -31,7 +31,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -59,15 +58,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Thread affinity for batch workers: two glibc calls that need _GNU_SOURCE.
         .target(name: "CAffinity"),
-        // The `rasterkit` command's process-wide SQLite settings: one variadic call, in C.
-        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // SQLite (the system's libsqlite3), which the render store reaches through one small
+        // connection type of its own, and the command's process-wide setting: one variadic call, in C.
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libwebp, for `--format webp` in batches (not the core).
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(
             name: "RasterKit",
             dependencies: [
-                "CCairo", "CPangoLoader", "CPNG", "CRsvgLoader", "CZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CCairo", "CPangoLoader", "CPNG", "CRsvgLoader", "CSQLite", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Batches: manifests (the only importer of Yams), the layer model, output formats, SVG
@@ -115,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "RasterKitCLI",
             dependencies: [
-                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitArguments", "RasterKitCommandOptions", "CSQLiteSettings",
+                "RasterKit", "RasterKitBatch", "RasterKitDiff", "RasterKitArguments", "RasterKitCommandOptions", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

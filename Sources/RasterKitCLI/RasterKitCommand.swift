@@ -1,5 +1,5 @@
 import ArgumentParser
-import CSQLiteSettings
+import CSQLite
 import Foundation
 import RasterKitArguments
 

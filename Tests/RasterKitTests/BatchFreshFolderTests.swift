@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 @testable import RasterKitBatch
@@ -113,16 +112,16 @@ import Testing
         let coldFiles = try Self.contents(of: fixture.folder.appendingPathComponent("cold"))
 
         // One flipped byte in the middle of one stored PNG, and one entry gone.
-        let queue = try DatabaseQueue(path: store.path)
-        try queue.write { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM entries WHERE png_encoding IS NOT NULL ORDER BY id LIMIT 2")
+        let queue = try StoreFile(path: store.path)
+        try queue.transaction { db in
+            let ids = try db.values("SELECT id FROM entries WHERE png_encoding IS NOT NULL ORDER BY id LIMIT 2")
             try #require(ids.count == 2)
-            var png = try #require(try Data.fetchOne(db, sql: "SELECT png FROM entries WHERE id = ?", arguments: [ids[0]]))
+            var png = try #require(try db.value("SELECT png FROM entries WHERE id = ?", [ids[0]])?.data)
             png[png.count / 2] ^= 0x40
-            try db.execute(sql: "UPDATE entries SET png = ? WHERE id = ?", arguments: [png, ids[0]])
-            try db.execute(sql: "DELETE FROM entries WHERE id = ?", arguments: [ids[1]])
+            try db.execute("UPDATE entries SET png = ? WHERE id = ?", [.blob(png), ids[0]])
+            try db.execute("DELETE FROM entries WHERE id = ?", [ids[1]])
         }
-        try queue.close()
+        queue.close()
 
         let fresh = fixture.folder.appendingPathComponent("fresh")
         let (warm, _, disk) = try Self.run(plan, into: fresh, store: store)
@@ -144,13 +143,13 @@ import Testing
         let coldFiles = try Self.contents(of: fixture.folder.appendingPathComponent("cold"))
         #expect(coldFiles.keys.contains { $0.hasSuffix(".9.png") })
 
-        let queue = try DatabaseQueue(path: store.path)
-        let kept = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM encoded_outputs") }
+        let queue = try StoreFile(path: store.path)
+        let kept = try queue.transaction { try $0.value("SELECT count(*) FROM encoded_outputs") }
         #expect(kept == 2, "one nine-patch per scale of the resizable panel")
-        try queue.write { db in
-            try db.execute(sql: "UPDATE encoded_outputs SET bytes = substr(bytes, 1, length(bytes) - 9)")
+        try queue.transaction { db in
+            try db.execute("UPDATE encoded_outputs SET bytes = substr(bytes, 1, length(bytes) - 9)")
         }
-        try queue.close()
+        queue.close()
 
         let fresh = fixture.folder.appendingPathComponent("fresh")
         let (warm, _, disk) = try Self.run(plan, into: fresh, store: store)
@@ -167,17 +166,17 @@ import Testing
         let store = fixture.folder.appendingPathComponent("renders.sqlite")
         _ = try Self.run(plan, into: fixture.folder.appendingPathComponent("cold"), store: store)
 
-        let queue = try DatabaseQueue(path: store.path)
-        defer { try? queue.close() }
-        try queue.write { db in
+        let queue = try StoreFile(path: store.path)
+        defer { queue.close() }
+        try queue.transaction { db in
             // Replaced (as the store replaces a render of the same key), then deleted.
-            let id = try #require(try Int64.fetchOne(db, sql: "SELECT entry_id FROM encoded_outputs LIMIT 1"))
-            try db.execute(sql: """
+            let id = try #require(try db.value("SELECT entry_id FROM encoded_outputs LIMIT 1"))
+            try db.execute("""
                 INSERT OR REPLACE INTO entries SELECT * FROM entries WHERE id = ?
-                """, arguments: [id])
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM encoded_outputs WHERE entry_id = ?", arguments: [id]) == 0)
-            try db.execute(sql: "DELETE FROM entries")
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM encoded_outputs") == 0)
+                """, [id])
+            #expect(try db.value("SELECT count(*) FROM encoded_outputs WHERE entry_id = ?", [id]) == 0)
+            try db.execute("DELETE FROM entries")
+            #expect(try db.value("SELECT count(*) FROM encoded_outputs") == 0)
         }
     }
 

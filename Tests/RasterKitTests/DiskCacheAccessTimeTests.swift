@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 import RasterKitTestSupport
@@ -9,9 +8,9 @@ import RasterKitTestSupport
 /// the later of the two.
 @Suite struct DiskCacheAccessTimeTests {
     private static func values(_ url: URL, _ sql: String) throws -> [Double] {
-        let queue = try DatabaseQueue(path: url.path)
-        defer { try? queue.close() }
-        return try queue.read { try Double.fetchAll($0, sql: sql) }
+        let queue = try StoreFile(path: url.path)
+        defer { queue.close() }
+        return try queue.values(sql).map(\.double)
     }
 
     @Test func aTouchWritesBesideTheEntryAndLeavesItsRowAlone() throws {
@@ -65,16 +64,16 @@ import RasterKitTestSupport
             disk.store(try TestSupport.solidImage(.green), for: key)
             try disk.flush()
         }
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.write { db in
-            try db.execute(sql: """
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.transaction { db in
+            try db.execute("""
                 DROP TRIGGER entries_forget_access_time; DROP TABLE access_times;
                 DELETE FROM grdb_migrations WHERE identifier = 'v5-access-times';
                 UPDATE entries SET last_access = 1234;
                 """)
         }
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
+        try queue.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        queue.close()
 
         fixture.clock.advance(by: 1)
         let target = fixture.directory.appendingPathComponent("target.sqlite")

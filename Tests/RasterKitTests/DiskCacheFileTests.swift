@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 
@@ -124,9 +123,9 @@ import Testing
         #expect(fixture.files.isEmpty)
         #expect(try !DiskCache.deleteStore(at: fixture.url), "nothing left to delete")
 
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.write { try $0.execute(sql: "CREATE TABLE mine (x)") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.transaction { try $0.execute("CREATE TABLE mine (x)") }
+        queue.close()
         let error = try #require(throws: DiskCacheError.self) { try DiskCache.deleteStore(at: fixture.url) }
         #expect(error.isNotAStore)
         #expect(fixture.files == ["renders.sqlite"])

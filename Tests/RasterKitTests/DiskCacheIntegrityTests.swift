@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 import RasterKitTestSupport
@@ -31,17 +30,17 @@ struct CappedPanel: Rasterizable {
 
     /// The stored PNG of every entry, by row id.
     func blobs(_ fixture: DiskFixture) throws -> [Int64: Data] {
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        defer { try? queue.close() }
-        return try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, png FROM entries").reduce(into: [:]) { $0[$1[0]] = $1[1] }
+        let queue = try StoreFile(path: fixture.url.path)
+        defer { queue.close() }
+        return try queue.transaction { db in
+            try db.rows("SELECT id, png FROM entries").reduce(into: [:]) { $0[$1[0].int64] = $1[1].data }
         }
     }
 
     func update(_ fixture: DiskFixture, id: Int64, png: Data) throws {
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        defer { try? queue.close() }
-        try queue.write { try $0.execute(sql: "UPDATE entries SET png = ? WHERE id = ?", arguments: [png, id]) }
+        let queue = try StoreFile(path: fixture.url.path)
+        defer { queue.close() }
+        try queue.transaction { try $0.execute("UPDATE entries SET png = ? WHERE id = ?", [.blob(png), .integer(id)]) }
     }
 
     @Test func aFlippedBitInTheScaleChunkIsRedrawnWithTheRightScaleAndCaps() throws {
@@ -122,9 +121,9 @@ struct CappedPanel: Rasterizable {
         defer { fixture.remove() }
         let panel = CappedPanel(label: "old", draws: Counter())
         try store([panel], in: fixture)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.write { try $0.execute(sql: "UPDATE entries SET checksum = NULL") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.transaction { try $0.execute("UPDATE entries SET checksum = NULL") }
+        queue.close()
 
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
@@ -136,9 +135,7 @@ struct CappedPanel: Rasterizable {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         // A store as the first release left it: only the v1 migration.
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try DiskCacheSchema.migrator.migrate(queue, upTo: "v1")
-        try queue.close()
+        try DiskCacheSchema.migrate(try SQLiteConnection(fixture.url.path, mode: .readWrite, busyTimeout: 5), upTo: "v1")
 
         let disk = try fixture.open()
         #expect(fixture.log.warnings.isEmpty && !fixture.files.contains { $0.contains("corrupt") })

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 import RasterKitTestSupport
@@ -33,9 +32,9 @@ import RasterKitTestSupport
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))
         for index in 0..<entries { _ = try rasterizer.image(for: Counted(label: "e\(index)", draws: Counter()), size: Size(16)) }
         try disk.close()
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        queue.close()
     }
 
     /// Opening `fixture`'s store is refused with a typed error naming the file, and the
@@ -142,20 +141,20 @@ import RasterKitTestSupport
     @Test func aDatabaseWithAForeignSchemaIsRefusedAndLeftAlone() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.write { db in
-            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep me')")
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.transaction { db in
+            try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep me')")
         }
-        try queue.close()
+        queue.close()
         try expectRefused(fixture, original: try Data(contentsOf: fixture.url))
     }
 
     @Test func aDatabaseWithAnotherApplicationIDIsRefusedAndLeftAlone() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = 1234; CREATE TABLE t (x)") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.execute("PRAGMA application_id = 1234; CREATE TABLE t (x)")
+        queue.close()
         try expectRefused(fixture, original: try Data(contentsOf: fixture.url))
     }
 
@@ -163,10 +162,10 @@ import RasterKitTestSupport
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 2)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.transaction { try $0.execute("INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
+        try queue.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        queue.close()
         try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "newer RasterKit")
     }
 
@@ -174,9 +173,9 @@ import RasterKitTestSupport
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 2)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "ALTER TABLE entries DROP COLUMN children; PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.execute("ALTER TABLE entries DROP COLUMN children; PRAGMA wal_checkpoint(TRUNCATE)")
+        queue.close()
         try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "schema is not a store's")
     }
 
@@ -197,9 +196,9 @@ import RasterKitTestSupport
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 2)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "\(statement); PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.execute("\(statement); PRAGMA wal_checkpoint(TRUNCATE)")
+        queue.close()
         try expectMovedAside(fixture, original: try Data(contentsOf: fixture.url), reason: "schema is not a store's")
     }
 
@@ -208,9 +207,9 @@ import RasterKitTestSupport
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 2)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "ANALYZE; PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.execute("ANALYZE; PRAGMA wal_checkpoint(TRUNCATE)")
+        queue.close()
         let disk = try fixture.open()
         #expect(try disk.statistics.count == 2)
         #expect(fixture.log.warnings.isEmpty)
@@ -222,9 +221,7 @@ import RasterKitTestSupport
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 1)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        defer { try? queue.close() }
-        let schema = try queue.read { try DiskCacheSchema.schema($0) }
+        let schema = try DiskCacheSchema.schema(try SQLiteConnection(fixture.url.path, mode: .readOnly, busyTimeout: 5))
         #expect(schema == (try DiskCacheSchema.referenceSchema(upTo: DiskCacheSchema.migrationOrder.last)))
         #expect(schema.contains { $0.type == "trigger" } && schema.contains { $0.type == "index" })
     }
@@ -255,28 +252,22 @@ import RasterKitTestSupport
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 2)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.writeWithoutTransaction {
-            try $0.execute(sql: """
-                DROP TRIGGER entries_forget_access_time; DROP TABLE access_times;
-                DELETE FROM grdb_migrations WHERE identifier = 'v5-access-times'
-                """)
-        }
-        try queue.close()
+        try StoreFile(path: fixture.url.path).execute("""
+            DROP TRIGGER entries_forget_access_time; DROP TABLE access_times;
+            DELETE FROM grdb_migrations WHERE identifier = 'v5-access-times'
+            """)
         let disk = try fixture.open()
         #expect(try disk.statistics.count == 2)
         try disk.close()
-        let reopened = try DatabaseQueue(path: fixture.url.path)
-        defer { try? reopened.close() }
-        #expect(try reopened.read { try $0.tableExists("access_times") })
-        #expect(try reopened.read { try DiskCacheSchema.migrator.hasCompletedMigrations($0) })
+        let reopened = try SQLiteConnection(fixture.url.path, mode: .readOnly, busyTimeout: 5)
+        #expect(try DiskCacheSchema.check(try DiskCacheSchema.layout(of: reopened)), "every migration applied")
         #expect(fixture.log.warnings.isEmpty)
     }
 
-    /// A store that is already migrated opens without a GRDB pool; lookups read through their
-    /// own connections, and the pool opens with the first write. Closed unopened, the store
-    /// keeps its WAL files (the last connection to close is a read-only one).
-    @Test func lookupsAloneNeverOpenThePool() throws {
+    /// Lookups alone write nothing, not even the writer's settings: the WAL stays empty, and
+    /// closing keeps the WAL files (the last connection to close is a read-only one). A write
+    /// afterwards goes through as usual.
+    @Test func lookupsAloneWriteNothing() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         try makeStore(fixture, entries: 3)
@@ -287,17 +278,16 @@ import RasterKitTestSupport
             #expect(try rasterizer.render(RenderRequest(Counted(label: "e\(index)", draws: draws), size: Size(16))).origin == .disk)
         }
         #expect(draws.count == 0)
-        #expect(disk.store.openedPool == nil, "lookups alone open no pool")
         try disk.flush()
-        #expect(disk.store.openedPool == nil, "nor does a flush with nothing to write")
         try disk.close()
         #expect(fixture.files.contains("renders.sqlite-wal") && fixture.files.contains("renders.sqlite-shm"), "\(fixture.files)")
+        let wal = try FileManager.default.attributesOfItem(atPath: fixture.url.path + "-wal")[.size] as? Int
+        #expect(wal == 0, "nothing was written")
 
         let again = try fixture.open()
         let rendering = Rasterizer(cache: RasterCache(disk: again))
         #expect(try rendering.render(RenderRequest(Counted(label: "new", draws: draws), size: Size(16))).origin == .drawn)
         try again.flush()
-        #expect(again.store.openedPool != nil, "a write opens the pool")
         #expect(again.contains(rendering.key(for: Counted(label: "new", draws: draws), size: Size(16))))
         try again.close()
         try DiskCache.checkStoreFile(at: fixture.url)
@@ -324,12 +314,12 @@ import RasterKitTestSupport
         // Undecodable bytes with a checksum that matches them: what a bug in the encoder would store.
         let garbage = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0, 0xDE, 0xAD, 0xBE, 0xEF])
         let digest = Rasterizer().key(for: component, size: Size(6)).value
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.write {
-            try $0.execute(sql: "UPDATE entries SET png = ?, checksum = ?",
-                           arguments: [garbage, DiskCacheChecksum.of(digest: digest, png: garbage)])
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.transaction {
+            try $0.execute("UPDATE entries SET png = ?, checksum = ?",
+                           [.blob(garbage), .integer(DiskCacheChecksum.of(digest: digest, png: garbage))])
         }
-        try queue.close()
+        queue.close()
 
         let disk = try fixture.open()
         let rasterizer = Rasterizer(cache: RasterCache(disk: disk))

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 import RasterKitTestSupport
@@ -15,11 +14,9 @@ import RasterKitTestSupport
     /// What `PRAGMA wal_checkpoint(TRUNCATE)` says from another connection: 1 while a reader
     /// still reads the WAL (a snapshot is open), else 0.
     static func checkpointIsBusy(_ url: URL) throws -> Bool {
-        let queue = try DatabaseQueue(path: url.path)
-        defer { try? queue.close() }
-        return try queue.writeWithoutTransaction { db in
-            try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") == 1
-        }
+        let queue = try StoreFile(path: url.path)
+        defer { queue.close() }
+        return try queue.value("PRAGMA wal_checkpoint(TRUNCATE)") == 1
     }
 
     @Test func aSnapshotIsHeldInsideTheScopeAndReleasedAfter() throws {

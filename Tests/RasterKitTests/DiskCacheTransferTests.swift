@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 @testable import RasterKitBatch
@@ -63,19 +62,19 @@ import Testing
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let export = try exportedStore(fixture)
-        let queue = try DatabaseQueue(path: export.path)
-        try queue.write { db in
-            let id = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM entries LIMIT 1"))
-            var png = try #require(try Data.fetchOne(db, sql: "SELECT png FROM entries WHERE id = ?", arguments: [id]))
+        let queue = try StoreFile(path: export.path)
+        try queue.transaction { db in
+            let id = try #require(try db.value("SELECT id FROM entries LIMIT 1"))
+            var png = try #require(try db.value("SELECT png FROM entries WHERE id = ?", [id])?.data)
             png[png.count - 20] ^= 0x01
-            try db.execute(sql: "UPDATE entries SET png = ? WHERE id = ?", arguments: [png, id])
+            try db.execute("UPDATE entries SET png = ? WHERE id = ?", [.blob(png), id])
             // And a valid PNG moved to another row, which its checksum does not match there.
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE entries SET png = (SELECT png FROM entries WHERE id <> ?1 ORDER BY id LIMIT 1)
                 WHERE id = (SELECT id FROM entries WHERE id <> ?1 ORDER BY id DESC LIMIT 1)
-                """, arguments: [id])
+                """, [id])
         }
-        try queue.close()
+        queue.close()
         let target = try DiskCache(at: fixture.directory.appendingPathComponent("target.sqlite"))
         let report = try target.importEntries(from: export)
         #expect(report.entriesInFile == 4 && report.damaged == 2 && report.imported == 2)
@@ -97,9 +96,9 @@ import Testing
         let bytes = try Data(contentsOf: export)
         try bytes.prefix(bytes.count / 2).write(to: truncated)
         let foreign = fixture.directory.appendingPathComponent("foreign.sqlite")
-        let queue = try DatabaseQueue(path: foreign.path)
-        try queue.write { try $0.execute(sql: "CREATE TABLE people (name TEXT)") }
-        try queue.close()
+        let queue = try StoreFile(path: foreign.path)
+        try queue.transaction { try $0.execute("CREATE TABLE people (name TEXT)") }
+        queue.close()
 
         for (file, name) in [(text, "text"), (truncated, "truncated"), (foreign, "foreign"),
                              (fixture.directory.appendingPathComponent("missing.sqlite"), "missing"),

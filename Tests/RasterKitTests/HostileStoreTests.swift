@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 import RasterKitTestSupport
@@ -124,12 +123,13 @@ import RasterKitTestSupport
         // Someone rewrites the entry with a larger image, its columns and checksum to match.
         let key = Rasterizer().key(for: component, size: Size(24), scale: 1)
         let forged = try png(width: 48, height: 48)
-        let queue = try DatabaseQueue(path: fixture.url.path)
-        try queue.write { db in
-            try db.execute(sql: "UPDATE entries SET png = ?, pixel_width = 48, pixel_height = 48, checksum = ? WHERE id = ?",
-                           arguments: [forged, DiskCacheChecksum.of(digest: key.value, png: forged), key.value.storedID])
+        let queue = try StoreFile(path: fixture.url.path)
+        try queue.transaction { db in
+            try db.execute("UPDATE entries SET png = ?, pixel_width = 48, pixel_height = 48, checksum = ? WHERE id = ?",
+                           [.blob(forged), .integer(DiskCacheChecksum.of(digest: key.value, png: forged)),
+                            .integer(key.value.storedID)])
         }
-        try queue.close()
+        queue.close()
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open(), respondsToMemoryPressure: false))
         let rendered = try rasterizer.render(RenderRequest(component, size: Size(24), scale: 1))
         #expect(rendered.origin == .drawn && rendered.image.pixelWidth == 24)
@@ -147,9 +147,9 @@ import RasterKitTestSupport
             for index in 0..<3 { _ = try rasterizer.image(for: Counted(label: "entry\(index)", draws: Counter()), size: Size(8)) }
             try store.close()
         }
-        let queue = try DatabaseQueue(path: url.path)
-        try queue.writeWithoutTransaction { db in try db.execute(sql: statements) }
-        try queue.close()
+        let queue = try StoreFile(path: url.path)
+        try queue.execute(statements)
+        queue.close()
         return url
     }
 
@@ -179,14 +179,14 @@ import RasterKitTestSupport
         let fixture = try DiskFixture()
         let forged = try png(width: 48, height: 48)
         let source = try craftedStore(fixture, "SELECT 1")
-        let queue = try DatabaseQueue(path: source.path)
-        try queue.write { db in
-            let row = try Row.fetchOne(db, sql: "SELECT id, digest FROM entries LIMIT 1")!
-            let digest = StableDigest(storedBytes: row[1])!
-            try db.execute(sql: "UPDATE entries SET png = ?, checksum = ? WHERE id = ?",
-                           arguments: [forged, DiskCacheChecksum.of(digest: digest, png: forged), row[0] as Int64])
+        let queue = try StoreFile(path: source.path)
+        try queue.transaction { db in
+            let row = try #require(try db.rows("SELECT id, digest FROM entries LIMIT 1").first)
+            let digest = try #require(row[1].data.flatMap(StableDigest.init(storedBytes:)))
+            try db.execute("UPDATE entries SET png = ?, checksum = ? WHERE id = ?",
+                           [.blob(forged), .integer(DiskCacheChecksum.of(digest: digest, png: forged)), row[0]])
         }
-        try queue.close()
+        queue.close()
         let target = try DiskCache(at: fixture.directory.appendingPathComponent("target.sqlite"))
         let report = try target.importEntries(from: source)
         #expect(report.imported == 2 && report.damaged == 1)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 @testable import RasterKitBatch
@@ -187,15 +186,15 @@ import RasterKitRemoteCache
         let expected = try BatchFreshFolderTests.contents(of: cold)
 
         // One entry removed, another's bytes garbled behind its checksum.
-        let queue = try DatabaseQueue(path: store.path)
-        try queue.write { db in
-            try db.execute(sql: "DELETE FROM entries WHERE id = (SELECT min(id) FROM entries WHERE png_encoding IS NOT NULL)")
-            try db.execute(sql: """
+        let queue = try StoreFile(path: store.path)
+        try queue.transaction { db in
+            try db.execute("DELETE FROM entries WHERE id = (SELECT min(id) FROM entries WHERE png_encoding IS NOT NULL)")
+            try db.execute("""
                 UPDATE entries SET png = zeroblob(length(png))
                 WHERE id = (SELECT max(id) FROM entries WHERE png_encoding IS NOT NULL)
                 """)
         }
-        try queue.close()
+        queue.close()
 
         let fresh = fixture.folder.appendingPathComponent("fresh")
         let run = Self.run(manifest, into: fresh)
@@ -351,11 +350,11 @@ import RasterKitRemoteCache
         let manifest = try Self.writeProject(in: fixture)
         let store = fixture.folder.appendingPathComponent("renders.sqlite")
         _ = try Self.render(Self.run(manifest, into: fixture.folder.appendingPathComponent("cold")), store: store)
-        let queue = try DatabaseQueue(path: store.path)
-        try queue.write { try $0.execute(sql: "UPDATE run_records SET body = CAST('garbage' AS BLOB)") }
+        let queue = try StoreFile(path: store.path)
+        try queue.transaction { try $0.execute("UPDATE run_records SET body = CAST('garbage' AS BLOB)") }
         #expect(try Self.writeStored(Self.run(manifest, into: fixture.folder.appendingPathComponent("fresh")), store: store) == nil)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_records") } == 0, "the damaged record is removed")
-        try queue.close()
+        #expect(try queue.transaction { try $0.value("SELECT count(*) FROM run_records") } == 0, "the damaged record is removed")
+        queue.close()
     }
 
     @Test func aRunPackIsVerifiedAgainstItsIdentity() {

@@ -1,6 +1,4 @@
 import Foundation
-internal import GRDB
-internal import GRDBSQLite
 
 /// The store's tables, their migrations, and how an existing file is told apart from a store
 /// this build can use.
@@ -9,101 +7,96 @@ enum DiskCacheSchema {
     /// tables of its own belongs to someone else.
     static let applicationID: Int32 = 0x524B_4443
 
+    /// One schema version: its identifier, recorded in the migrations table once applied, and
+    /// its SQL.
+    struct Migration {
+        var identifier: String
+        var sql: String
+    }
+
     /// Every schema version, oldest first. Never edit a shipped migration: add one.
-    static let migrator: DatabaseMigrator = {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            // `id` is the digest's first 64 bits, so a lookup is one seek in the table itself
-            // rather than one in an index and another in the table; `digest` tells apart the
-            // (astronomically rare) digests that share them, and such a pair simply evict each
-            // other. The PNG goes last, so metadata scans do not read the blobs.
-            try db.execute(sql: """
-                CREATE TABLE entries (
-                    id INTEGER PRIMARY KEY,
-                    digest BLOB NOT NULL CHECK (length(digest) = 16),
-                    type_name TEXT NOT NULL,
-                    render_version INTEGER NOT NULL,
-                    key_description TEXT NOT NULL,
-                    pixel_width INTEGER NOT NULL,
-                    pixel_height INTEGER NOT NULL,
-                    scale REAL NOT NULL,
-                    cap_top REAL, cap_left REAL, cap_bottom REAL, cap_right REAL,
-                    byte_size INTEGER NOT NULL,
-                    created_at REAL NOT NULL,
-                    last_access REAL NOT NULL,
-                    expires_at REAL NOT NULL,
-                    children TEXT,
-                    png BLOB NOT NULL
-                );
-                CREATE INDEX entries_by_type ON entries (type_name, render_version);
-                CREATE INDEX entries_by_access ON entries (last_access, byte_size);
-                CREATE INDEX entries_by_expiry ON entries (expires_at);
-                CREATE INDEX entries_by_creation ON entries (created_at);
-                PRAGMA application_id = \(applicationID);
-                """)
-        }
-        migrator.registerMigration("v2-checksum") { db in
-            // A hash of (digest ‖ PNG) per entry (see `DiskCacheChecksum`): libpng silently drops
-            // a text chunk whose CRC is wrong, so a damaged scale or cap-insets chunk would decode
-            // as a render without them, and a blob moved to another row would decode fine.
-            // Entries written before it have NULL and are drawn again on their next lookup.
-            try db.execute(sql: "ALTER TABLE entries ADD COLUMN checksum INTEGER")
-        }
-        migrator.registerMigration("v3-encoded-outputs") { db in
-            // What a batch writes to its files, kept so that a run into a fresh folder copies
-            // bytes instead of decoding and encoding every render again (see `DiskCache+EncodedOutputs`).
-            // `png_encoding` names the encoder that made an entry's own PNG when a batch wrote
-            // those very bytes to a file (NULL: the store's fast encoding, which no file has);
-            // `encoded_outputs` holds the files that are not the render's PNG (nine-patches),
-            // one per entry and encoding, and goes with its entry.
-            try db.execute(sql: """
-                ALTER TABLE entries ADD COLUMN png_encoding TEXT;
-                CREATE TABLE encoded_outputs (
-                    entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
-                    encoding TEXT NOT NULL,
-                    checksum INTEGER NOT NULL,
-                    bytes BLOB NOT NULL,
-                    PRIMARY KEY (entry_id, encoding)
-                );
-                """)
-        }
-        migrator.registerMigration("v4-run-records") { db in
-            // What a whole batch wrote, by the identity of the run (its program, options, manifest
-            // and inputs, by content): a run into a fresh folder then copies every output's bytes
-            // without loading its manifest (see `DiskCache+RunRecords`). `id` is the identity's
-            // first 64 bits, like `entries.id`.
-            try db.execute(sql: """
-                CREATE TABLE run_records (
-                    id INTEGER PRIMARY KEY,
-                    digest BLOB NOT NULL CHECK (length(digest) = 16),
-                    checksum INTEGER NOT NULL,
-                    last_access REAL NOT NULL,
-                    body BLOB NOT NULL
-                );
-                """)
-        }
-        migrator.registerMigration("v5-access-times") { db in
-            // When each entry was last served, beside it rather than in its row: a touch rewrote
-            // the whole row (its PNG included), and a warm run on a restored store touches every
-            // entry it serves, so its first run copied every page of the table into the WAL and
-            // back. These rows are 16 bytes. An entry's last access is the later of its own
-            // `last_access` (set when it is written) and its row here (see `lastAccessSQL`); the
-            // trigger removes that row with the entry.
-            try db.execute(sql: """
-                CREATE TABLE access_times (
-                    id INTEGER PRIMARY KEY,
-                    last_access REAL NOT NULL
-                );
-                CREATE TRIGGER entries_forget_access_time AFTER DELETE ON entries BEGIN
-                    DELETE FROM access_times WHERE id = old.id;
-                END;
-                """)
-        }
-        return migrator
-    }()
+    static let migrations: [Migration] = [
+        // `id` is the digest's first 64 bits, so a lookup is one seek in the table itself
+        // rather than one in an index and another in the table; `digest` tells apart the
+        // (astronomically rare) digests that share them, and such a pair simply evict each
+        // other. The PNG goes last, so metadata scans do not read the blobs.
+        Migration(identifier: "v1", sql: """
+            CREATE TABLE entries (
+                id INTEGER PRIMARY KEY,
+                digest BLOB NOT NULL CHECK (length(digest) = 16),
+                type_name TEXT NOT NULL,
+                render_version INTEGER NOT NULL,
+                key_description TEXT NOT NULL,
+                pixel_width INTEGER NOT NULL,
+                pixel_height INTEGER NOT NULL,
+                scale REAL NOT NULL,
+                cap_top REAL, cap_left REAL, cap_bottom REAL, cap_right REAL,
+                byte_size INTEGER NOT NULL,
+                created_at REAL NOT NULL,
+                last_access REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                children TEXT,
+                png BLOB NOT NULL
+            );
+            CREATE INDEX entries_by_type ON entries (type_name, render_version);
+            CREATE INDEX entries_by_access ON entries (last_access, byte_size);
+            CREATE INDEX entries_by_expiry ON entries (expires_at);
+            CREATE INDEX entries_by_creation ON entries (created_at);
+            PRAGMA application_id = \(applicationID);
+            """),
+        // A hash of (digest ‖ PNG) per entry (see `DiskCacheChecksum`): libpng silently drops
+        // a text chunk whose CRC is wrong, so a damaged scale or cap-insets chunk would decode
+        // as a render without them, and a blob moved to another row would decode fine.
+        // Entries written before it have NULL and are drawn again on their next lookup.
+        Migration(identifier: "v2-checksum", sql: "ALTER TABLE entries ADD COLUMN checksum INTEGER"),
+        // What a batch writes to its files, kept so that a run into a fresh folder copies
+        // bytes instead of decoding and encoding every render again (see `DiskCache+EncodedOutputs`).
+        // `png_encoding` names the encoder that made an entry's own PNG when a batch wrote
+        // those very bytes to a file (NULL: the store's fast encoding, which no file has);
+        // `encoded_outputs` holds the files that are not the render's PNG (nine-patches),
+        // one per entry and encoding, and goes with its entry.
+        Migration(identifier: "v3-encoded-outputs", sql: """
+            ALTER TABLE entries ADD COLUMN png_encoding TEXT;
+            CREATE TABLE encoded_outputs (
+                entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+                encoding TEXT NOT NULL,
+                checksum INTEGER NOT NULL,
+                bytes BLOB NOT NULL,
+                PRIMARY KEY (entry_id, encoding)
+            );
+            """),
+        // What a whole batch wrote, by the identity of the run (its program, options, manifest
+        // and inputs, by content): a run into a fresh folder then copies every output's bytes
+        // without loading its manifest (see `DiskCache+RunRecords`). `id` is the identity's
+        // first 64 bits, like `entries.id`.
+        Migration(identifier: "v4-run-records", sql: """
+            CREATE TABLE run_records (
+                id INTEGER PRIMARY KEY,
+                digest BLOB NOT NULL CHECK (length(digest) = 16),
+                checksum INTEGER NOT NULL,
+                last_access REAL NOT NULL,
+                body BLOB NOT NULL
+            );
+            """),
+        // When each entry was last served, beside it rather than in its row: a touch rewrote
+        // the whole row (its PNG included), and a warm run on a restored store touches every
+        // entry it serves, so its first run copied every page of the table into the WAL and
+        // back. These rows are 16 bytes. An entry's last access is the later of its own
+        // `last_access` (set when it is written) and its row here (see `lastAccessSQL`); the
+        // trigger removes that row with the entry.
+        Migration(identifier: "v5-access-times", sql: """
+            CREATE TABLE access_times (
+                id INTEGER PRIMARY KEY,
+                last_access REAL NOT NULL
+            );
+            CREATE TRIGGER entries_forget_access_time AFTER DELETE ON entries BEGIN
+                DELETE FROM access_times WHERE id = old.id;
+            END;
+            """),
+    ]
 
     /// Every migration's identifier, in the order they run.
-    static var migrationOrder: [String] { migrator.migrations }
+    static let migrationOrder = migrations.map(\.identifier)
 
     /// An `entries` row's last access, in a statement over `entries`: the later of its own
     /// column and its touch in `access_times`.
@@ -128,15 +121,15 @@ enum DiskCacheSchema {
         Set(entries.filter { !($0.type == "table" && $0.name.hasPrefix("sqlite_stat")) })
     }
 
-    /// The schema a new store has after the migrations up to `last`, or, for nil, the table GRDB
-    /// records them in and nothing else; made once per process by migrating an empty database
-    /// in memory, so there is no second description of the schema to keep in step.
+    /// The schema a new store has after the migrations up to `last`, or, for nil, the table the
+    /// migrations are recorded in and nothing else; made once per process by migrating an empty
+    /// database in memory, so there is no second description of the schema to keep in step.
     static func referenceSchema(upTo last: String?) throws -> Set<SchemaEntry> {
         let name = last ?? ""
         if let known = referenceSchemas.withLock({ $0[name] }) { return known }
-        let reference = try DatabaseQueue()
-        try migrator.migrate(reference, upTo: last ?? migrationOrder[0])
-        var schema = try reference.read { db in try self.schema(db) }
+        let reference = try SQLiteConnection(":memory:", mode: .readWrite, busyTimeout: 0)
+        try migrate(reference, upTo: last ?? migrationOrder[0])
+        var schema = try self.schema(reference)
         if last == nil { schema = schema.filter { $0.table == migrationsTable } }
         referenceSchemas.withLock { $0[name] = schema }
         return schema
@@ -144,7 +137,8 @@ enum DiskCacheSchema {
 
     private static let referenceSchemas = Lock<[String: Set<SchemaEntry>]>([:])
 
-    /// GRDB's table of applied migrations.
+    /// The table of applied migrations. Its name is GRDB's, whose migrator made the stores of
+    /// earlier builds: they open as they are.
     static let migrationsTable = "grdb_migrations"
 
     /// Why an existing file cannot be used as it is.
@@ -172,6 +166,9 @@ enum DiskCacheSchema {
 
     /// Throws ``Damage`` unless the database is empty or a store this build can migrate.
     ///
+    /// Reads the application id, the schema and the migrations a database records, for
+    /// ``check(_:)``.
+    ///
     /// This reads the header and the schema, never the whole file: it runs on every open (each
     /// `rasterkit` process, each test), and `PRAGMA quick_check` reads every page — 4 ms for a
     /// store of 2 MB, and for the stores CI jobs restore (hundreds of MB, often not in the page
@@ -183,36 +180,49 @@ enum DiskCacheSchema {
     /// again), and SQLite's own checks on the pages a statement reads (a miss, logged). An import
     /// reads every row, so it checks the whole file first (`PRAGMA integrity_check`, in
     /// `DiskCacheImportSource`).
-    /// Returns the migrations the store records.
-    @discardableResult
-    static func inspect(_ db: Database) throws -> Set<String> {
-        let schema = try schema(db)
-        try checkMigrationsTable(in: schema)
-        let applied = hasMigrationsTable(schema) ? Set(try String.fetchAll(db, sql: appliedMigrationsSQL)) : []
-        try check(Layout(applicationID: try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0, schema: schema,
-                         appliedMigrations: applied))
-        return applied
+    static func layout(of connection: SQLiteConnection) throws -> Layout {
+        // One read transaction: one snapshot, even while another process migrates the file.
+        try connection.transaction(immediate: false) {
+            let identifier = Int32(truncatingIfNeeded: try connection.column("PRAGMA application_id").first?.int64 ?? 0)
+            let schema = try schema(connection)
+            // Checked before a row of it is read.
+            try checkMigrationsTable(in: schema)
+            let applied = hasMigrationsTable(schema) ? try connection.column(appliedMigrationsSQL).compactMap(\.string) : []
+            return Layout(applicationID: identifier, schema: schema, appliedMigrations: Set(applied))
+        }
     }
 
-    /// `db`'s schema (see ``ownSchema(_:)``).
-    static func schema(_ db: Database) throws -> Set<SchemaEntry> {
-        ownSchema(try Row.fetchAll(db, sql: schemaSQL).map { SchemaEntry(type: $0[0], name: $0[1], table: $0[2], sql: $0[3]) })
+    /// The migrations a file to be imported records, once its schema is exactly what they make
+    /// (see ``check(_:)``); throws ``Damage`` otherwise, and for a file with no migrations.
+    static func check(fileOf connection: SQLiteConnection) throws -> Set<String> {
+        let layout = try layout(of: connection)
+        try check(layout)
+        guard !layout.appliedMigrations.isEmpty else { throw Damage.foreign("it has no migrations") }
+        return layout.appliedMigrations
+    }
+
+    /// The schema of `connection`'s database (see ``ownSchema(_:)``).
+    static func schema(_ connection: SQLiteConnection) throws -> Set<SchemaEntry> {
+        ownSchema(try connection.rows(schemaSQL).map { row in
+            SchemaEntry(type: row[0].string ?? "", name: row[1].string ?? "", table: row[2].string ?? "",
+                        sql: row[3].string ?? "")
+        })
     }
 
     /// The migrations a store records.
     static let appliedMigrationsSQL = "SELECT identifier FROM grdb_migrations"
 
-    /// Whether `schema` has GRDB's table of migrations.
+    /// Whether `schema` has the table of migrations.
     static func hasMigrationsTable(_ schema: Set<SchemaEntry>) -> Bool {
         schema.contains { $0.type == "table" && $0.name == migrationsTable }
     }
 
-    /// Throws ``Damage/foreign(_:)`` when `schema` has a table of migrations that is not GRDB's
-    /// own, before a row of it is read: a column of it could be generated by any expression.
+    /// Throws ``Damage/foreign(_:)`` when `schema` has a table of migrations that is not the one
+    /// the migrations make, before a row of it is read: a column of it could be generated by any expression.
     static func checkMigrationsTable(in schema: Set<SchemaEntry>) throws {
         let own = try referenceSchema(upTo: nil)
         let found = schema.filter { $0.name == migrationsTable || $0.table == migrationsTable }
-        guard found.isEmpty || found == own else { throw Damage.foreign("its \(migrationsTable) table is not GRDB's") }
+        guard found.isEmpty || found == own else { throw Damage.foreign("its \(migrationsTable) table is not a store's") }
     }
 
     /// What ``check(_:)`` looks at in a database.
@@ -247,11 +257,12 @@ enum DiskCacheSchema {
                                          migrationsApplied: applied.count) {
                 throw Damage.foreign(foreign)
             }
-            // Empty, or with GRDB's table only (another process is creating the store).
+            // Empty, or with the migrations table only (an earlier build, whose migrator created
+            // it before its first migration's transaction, is creating the store).
             try checkExact(layout.schema, expected: layout.schema.isEmpty ? [] : referenceSchema(upTo: nil))
             return false
         }
-        let unknown = applied.subtracting(migrator.migrations)
+        let unknown = applied.subtracting(migrationOrder)
         guard unknown.isEmpty else { throw Damage.newer(unknownMigrations: Array(unknown)) }
         // The migrations run in order, so those applied are the first few.
         guard let last = migrationOrder.last(where: applied.contains),
@@ -272,9 +283,9 @@ enum DiskCacheSchema {
     }
 
     /// Why a database without RasterKit's application id is someone else's, or nil when it is
-    /// empty and may become a store. GRDB creates its migrations table just before the first
-    /// migration's transaction, so a store another process is creating right now may show it,
-    /// empty, and nothing else.
+    /// empty and may become a store. Earlier builds created the migrations table just before
+    /// the first migration's transaction, so a store such a build is creating right now may
+    /// show it, empty, and nothing else.
     static func foreignness(applicationID identifier: Int32, tables: [String], migrationsApplied: Int) -> String? {
         guard identifier != 0 || tables.contains(where: { $0 != "grdb_migrations" }) || migrationsApplied > 0 else {
             return nil
@@ -282,21 +293,17 @@ enum DiskCacheSchema {
         return "application id \(identifier), tables \(tables.sorted().joined(separator: ", "))"
     }
 
-    /// Applies missing migrations. Processes creating one store at once may each try the same
-    /// migration: the migrator learns which are applied before it takes the write lock, so a
-    /// loser's fails (a table or column that already exists) and rolls back. It tries again,
-    /// for up to `patience` seconds, until the migrations are all there, whoever applied them.
-    /// Anything but such a clash or a lock (a damaged or full file) fails at once.
-    static func migrate(_ writer: some DatabaseWriter, patience: TimeInterval) throws {
-        let isClash = { (error: any Error) in
-            (error as? DatabaseError).map { [SQLITE_ERROR, SQLITE_BUSY, SQLITE_LOCKED].contains($0.resultCode.rawValue) } ?? false
-        }
-        try DiskCacheContention.retrying(for: patience, while: isClash) {
-            do {
-                try migrator.migrate(writer)
-            } catch {
-                if try writer.read({ try migrator.hasCompletedMigrations($0) }) { return }
-                throw error
+    /// Applies the migrations up to `last` (all of them for nil) that the database lacks, in one
+    /// transaction that takes the write lock before it reads which are applied: processes
+    /// opening one new store at once wait for each other, and the later ones find nothing to do.
+    static func migrate(_ connection: SQLiteConnection, upTo last: String? = nil) throws {
+        let wanted = last.flatMap { last in migrationOrder.firstIndex(of: last).map { migrations[...$0] } } ?? migrations[...]
+        try connection.transaction(immediate: true) {
+            try connection.execute("CREATE TABLE IF NOT EXISTS \(migrationsTable) (identifier TEXT NOT NULL PRIMARY KEY)")
+            let applied = Set(try connection.column(appliedMigrationsSQL).compactMap(\.string))
+            for migration in wanted where !applied.contains(migration.identifier) {
+                try connection.execute(migration.sql)
+                try connection.execute("INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(migration.identifier)])
             }
         }
     }

@@ -1,5 +1,3 @@
-internal import GRDB
-internal import GRDBSQLite
 
 /// Why the disk store could not do something, with SQLite's result code and message, the
 /// statement when one was running, and the store's path.
@@ -86,25 +84,19 @@ public struct DiskCacheError: Error, Hashable, Sendable, CustomStringConvertible
                        path: path, refusal: .notAStore)
     }
 
-    /// The last failure on the SQLite `connection`: its extended result code and message.
-    static func lastFailure(of connection: OpaquePointer, operation: Operation, sql: String?, path: String) -> DiskCacheError {
-        DiskCacheError(operation: operation, resultCode: sqlite3_extended_errcode(connection),
-                       message: String(cString: sqlite3_errmsg(connection)), sql: sql, path: path)
-    }
-
     static func closed(path: String, operation: Operation) -> DiskCacheError {
         DiskCacheError(operation: operation, resultCode: misuse, message: closedMessage, path: path)
     }
 
-    /// Wraps any error thrown while using the store: GRDB's errors keep their code, message
+    /// Wraps any error thrown while using the store: SQLite's failures keep their code, message
     /// and SQL; anything else becomes an I/O error carrying its description.
     static func wrapping(_ error: any Error, operation: Operation, path: String) -> DiskCacheError {
         switch error {
         case let error as DiskCacheError:
             return error
-        case let error as DatabaseError:
-            return DiskCacheError(operation: operation, resultCode: error.extendedResultCode.rawValue,
-                                  message: error.message ?? error.resultCode.description, sql: error.sql, path: path)
+        case let failure as SQLiteFailure:
+            return DiskCacheError(operation: operation, resultCode: failure.resultCode, message: failure.message,
+                                  sql: failure.sql, path: path)
         default:
             return DiskCacheError(operation: operation, resultCode: ioError, message: String(describing: error),
                                   path: path)

@@ -16,9 +16,6 @@ struct DiskCacheOptions: Sendable {
     /// A hit is written to the LRU order only when the stored last access is at least this
     /// many seconds old, so hot entries do not rewrite their pages in every batch.
     var touchInterval: TimeInterval = 60
-    /// Reader connections of the GRDB pool, which serves maintenance queries and `contains`;
-    /// render lookups go through ``DiskCacheReader``'s own connections.
-    var readerCount = 4
     /// Unix time in seconds: tests move it to expire entries without waiting.
     var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
     var logger = Logger(label: "RasterKit.DiskCache")

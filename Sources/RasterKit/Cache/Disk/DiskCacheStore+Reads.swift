@@ -1,5 +1,4 @@
 import Foundation
-internal import GRDB
 
 extension DiskCacheStore {
     /// A stored entry as a lookup needs it (see ``DiskCacheReader``).
@@ -25,83 +24,41 @@ extension DiskCacheStore {
     }
 
     func containsEntry(for digest: StableDigest, now: Double) throws -> Bool {
-        try reading { db in
-            let statement = try db.cachedStatement(sql: "SELECT 1 FROM entries WHERE id = ? AND digest = ? AND expires_at > ?")
-            return try Int.fetchOne(statement, arguments: [digest.storedID, digest.storedBytes, now]) != nil
-        }
+        try reader.withConnection { try $0.containsEntry(for: digest, now: now) }
     }
 
     /// Entries, PNG bytes and expired entries in the whole store.
     func totals(now: Double) throws -> (count: Int, bytes: Int, expired: Int) {
-        try reading { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT count(*), total(byte_size), (SELECT count(*) FROM entries WHERE expires_at <= ?) FROM entries
-                """, arguments: [now])
-            return (row?[0] ?? 0, Int(row?[1] ?? 0.0), row?[2] ?? 0)
-        }
+        try reading { try DiskCacheQueries.totals($0, now: now) }
     }
 
     /// Entries and bytes per component type, largest first.
     func typeSummaries() throws -> [DiskCacheTypeSummary] {
-        try reading { db in
-            try Row.fetchAll(db, sql: """
-                SELECT type_name, count(*), total(byte_size) FROM entries GROUP BY type_name
-                ORDER BY total(byte_size) DESC, type_name
-                """).map { row in
-                DiskCacheTypeSummary(typeName: row[0], count: row[1], totalBytes: Int(row[2] as Double))
-            }
-        }
+        try reading { try DiskCacheQueries.typeSummaries($0) }
     }
 
     /// Metadata of the entries of one type, oldest first.
     func entries(typeName: String) throws -> [DiskCacheEntryInfo] {
-        try entryInfos(where: "type_name = ?", arguments: [typeName])
+        try reading { try DiskCacheQueries.entryInfos($0, where: "type_name = ?1", [.text(typeName)]) }
     }
 
     /// Metadata of the entries created before `time`, oldest first.
     func entries(createdBefore time: Double) throws -> [DiskCacheEntryInfo] {
-        try entryInfos(where: "created_at < ?", arguments: [time])
+        try reading { try DiskCacheQueries.entryInfos($0, where: "created_at < ?1", [.real(time)]) }
     }
 
     /// Every entry's digest, PNG bytes and creation time, for integrity checks in tests.
     func allPNGs() throws -> [(digest: StableDigest, png: Data, created: Double)] {
-        try reading { db in
-            try Row.fetchAll(db, sql: "SELECT digest, png, created_at FROM entries").compactMap { row in
-                StableDigest(storedBytes: row[0]).map { ($0, row[1], row[2]) }
-            }
+        try reading { connection in
+            try connection.statement("SELECT digest, png, created_at FROM entries").rows { row in
+                StableDigest(storedBytes: row.data(0)).map { ($0, row.data(1), row.double(2)) }
+            }.compactMap { $0 }
         }
     }
 
     /// `PRAGMA quick_check` on the store as it is now.
     func quickCheck() throws -> [String] {
-        try reading { try String.fetchAll($0, sql: "PRAGMA quick_check") }
-    }
-
-    private func entryInfos(where condition: String, arguments: StatementArguments) throws -> [DiskCacheEntryInfo] {
-        try reading { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT digest, type_name, render_version, key_description, pixel_width, pixel_height, scale,
-                       cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, \(DiskCacheSchema.lastAccessSQL),
-                       expires_at, children
-                FROM entries WHERE \(condition) ORDER BY created_at, digest
-                """, arguments: arguments)
-            var infos: [DiskCacheEntryInfo] = []
-            while let row = try rows.next() {
-                let digest: Data = row[0]
-                var capInsets: EdgeInsets?
-                if let top: Double = row[7], let left: Double = row[8], let bottom: Double = row[9], let right: Double = row[10] {
-                    capInsets = EdgeInsets(top: top, left: left, bottom: bottom, right: right)
-                }
-                infos.append(DiskCacheEntryInfo(
-                    digest: StableDigest(storedBytes: digest)?.hex ?? HexDigits.of(digest),
-                    typeName: row[1], renderVersion: row[2], keyDescription: row[3], pixelWidth: row[4],
-                    pixelHeight: row[5], scale: row[6], capInsets: capInsets, byteSize: row[11],
-                    created: Date(timeIntervalSince1970: row[12]), lastAccess: Date(timeIntervalSince1970: row[13]),
-                    expires: Date(timeIntervalSince1970: row[14]),
-                    children: DiskCacheChildren.decode(row[15]) ?? []))
-            }
-            return infos
-        }
+        try reading { try $0.column("PRAGMA quick_check").compactMap(\.string) }
     }
 }
 

@@ -1,23 +1,28 @@
 import Foundation
-internal import GRDB
 
 extension DiskCacheStore {
     /// Removes the entry stored for `digest`; returns whether there was one.
     func remove(digest: StableDigest) throws -> Bool {
-        let removed = try writing { db in
-            try db.execute(sql: "DELETE FROM entries WHERE id = ? AND digest = ?",
-                           arguments: [digest.storedID, digest.storedBytes])
-            return db.changesCount
-        }
-        if removed > 0 { try vacuumFreePages() }
-        return removed > 0
+        try delete("DELETE FROM entries WHERE id = ? AND digest = ?", [.integer(digest.storedID), .blob(digest.storedBytes)]) > 0
     }
 
     /// Removes every entry created before `time`; returns how many there were.
     func remove(createdBefore time: Double) throws -> Int {
+        try delete("DELETE FROM entries WHERE created_at < ?", [.real(time)])
+    }
+
+    /// Removes every entry of `typeName`; returns how many there were.
+    func remove(typeName: String) throws -> Int {
+        try delete("DELETE FROM entries WHERE type_name = ?", [.text(typeName)])
+    }
+
+    /// Removes every entry, and the records of runs, which name entries and without them only
+    /// cost a lookup; returns how many entries there were.
+    func removeAll() throws -> Int {
         let removed = try writing { db in
-            try db.execute(sql: "DELETE FROM entries WHERE created_at < ?", arguments: [time])
-            return db.changesCount
+            let removed = try db.execute("DELETE FROM entries", [])
+            try db.execute("DELETE FROM run_records")
+            return removed
         }
         if removed > 0 { try vacuumFreePages() }
         return removed

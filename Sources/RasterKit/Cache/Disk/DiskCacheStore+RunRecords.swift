@@ -1,5 +1,4 @@
 import Foundation
-internal import GRDB
 
 extension DiskCacheStore {
     /// The record of the run named `digest`, with the checksum it was written with.
@@ -11,12 +10,18 @@ extension DiskCacheStore {
     /// removes the least recently used records beyond `limit`.
     func saveRunRecord(_ body: Data, checksum: Int64, for digest: StableDigest, now: Double, limit: Int) throws {
         try writing { db in
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO run_records (id, digest, checksum, last_access, body) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [digest.storedID, digest.storedBytes, checksum, now, body])
-            try db.execute(sql: """
-                DELETE FROM run_records WHERE id NOT IN (SELECT id FROM run_records ORDER BY last_access DESC LIMIT ?)
-                """, arguments: [limit])
+            try db.execute("INSERT OR REPLACE INTO run_records (id, digest, checksum, last_access, body) VALUES (?, ?, ?, ?, ?)",
+                           [.integer(digest.storedID), .blob(digest.storedBytes), .integer(checksum), .real(now), .blob(body)])
+            try db.execute("DELETE FROM run_records WHERE id NOT IN (SELECT id FROM run_records ORDER BY last_access DESC LIMIT ?)",
+                           [.int(limit)])
+        }
+    }
+
+    /// Notes that the record of `digest` was used at `now`, so pruning keeps it.
+    func touchRunRecord(_ digest: StableDigest, now: Double) throws {
+        try writing { db in
+            try db.execute("UPDATE run_records SET last_access = ?1 WHERE id = ?2 AND digest = ?3",
+                           [.real(now), .integer(digest.storedID), .blob(digest.storedBytes)])
         }
     }
 
@@ -29,8 +34,7 @@ extension DiskCacheStore {
     /// Removes the record of `digest` (damaged, or naming what the store no longer holds).
     func removeRunRecord(_ digest: StableDigest) throws {
         try writing { db in
-            try db.execute(sql: "DELETE FROM run_records WHERE id = ? AND digest = ?",
-                           arguments: [digest.storedID, digest.storedBytes])
+            try db.execute("DELETE FROM run_records WHERE id = ? AND digest = ?", [.integer(digest.storedID), .blob(digest.storedBytes)])
         }
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-internal import GRDB
-internal import GRDBSQLite
 
 extension DiskCacheStore {
     /// A render ready to insert: its PNG encoded and its metadata laid out as columns.
@@ -32,46 +30,48 @@ extension DiskCacheStore {
     /// Writes one batch in one transaction: deletions, the new entries (replacing older renders
     /// of their keys and every entry of their types at another render version), the encoded
     /// outputs offered for stored entries, the batched last-access times, then, when
-    /// `enforcingLimit`, LRU eviction down to `byteLimit`.
+    /// `enforcingLimit`, LRU eviction down to `byteLimit`. A warm run's batches are last-access
+    /// times alone.
     func commit(_ entries: [EncodedEntry], encodedOutputs: [DiskCacheEncodedOutput] = [], touches: [StableDigest: Double],
                 deletions: [DiskCacheDeletion], forgottenOutputs: [DiskCacheWriter.KeptOutputName] = [],
                 byteLimit: Int, enforcingLimit: Bool = true, now: Double) throws -> CommitResult {
         try writing { db in
-            let delete = try db.cachedStatement(sql: "DELETE FROM entries WHERE id = ? AND digest = ? AND created_at = ?")
             for deletion in deletions {
-                try delete.execute(arguments: [deletion.digest.storedID, deletion.digest.storedBytes, deletion.created])
+                try db.execute("DELETE FROM entries WHERE id = ? AND digest = ? AND created_at = ?",
+                               [.integer(deletion.digest.storedID), .blob(deletion.digest.storedBytes), .real(deletion.created)])
             }
             // A render of another version of its type can never be served again. Two ranges of
             // the type index rather than `<>`, which would walk every entry of the type.
-            let stale = try db.cachedStatement(sql: """
-                DELETE FROM entries WHERE rowid IN (
-                    SELECT rowid FROM entries WHERE type_name = ?1 AND render_version < ?2
-                    UNION ALL SELECT rowid FROM entries WHERE type_name = ?1 AND render_version > ?2)
-                """)
             var seenVersions = Set<ComponentVersion>()
             for entry in entries
             where seenVersions.insert(ComponentVersion(typeName: entry.typeName, renderVersion: entry.renderVersion)).inserted {
-                try stale.execute(arguments: [entry.typeName, entry.renderVersion])
+                try db.execute("""
+                    DELETE FROM entries WHERE rowid IN (
+                        SELECT rowid FROM entries WHERE type_name = ?1 AND render_version < ?2
+                        UNION ALL SELECT rowid FROM entries WHERE type_name = ?1 AND render_version > ?2)
+                    """, [.text(entry.typeName), .int(entry.renderVersion)])
             }
-            let insert = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO entries (id, digest, type_name, render_version, key_description, pixel_width,
-                    pixel_height, scale, cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, last_access,
-                    expires_at, children, checksum, png_encoding, png)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
             for entry in entries {
                 let caps = entry.capInsets
-                try insert.execute(arguments: [
-                    entry.digest.storedID, entry.digest.storedBytes, entry.typeName, entry.renderVersion, entry.keyDescription,
-                    entry.pixelWidth, entry.pixelHeight, entry.scale, caps?.top, caps?.left, caps?.bottom,
-                    caps?.right, entry.png.count, entry.created, entry.created, entry.expires,
-                    entry.childrenJSON, entry.checksum, entry.pngEncoding, entry.png,
+                try db.execute("""
+                    INSERT OR REPLACE INTO entries (id, digest, type_name, render_version, key_description, pixel_width,
+                        pixel_height, scale, cap_top, cap_left, cap_bottom, cap_right, byte_size, created_at, last_access,
+                        expires_at, children, checksum, png_encoding, png)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [
+                    .integer(entry.digest.storedID), .blob(entry.digest.storedBytes), .text(entry.typeName),
+                    .int(entry.renderVersion), .text(entry.keyDescription), .int(entry.pixelWidth), .int(entry.pixelHeight),
+                    .real(entry.scale), .double(caps?.top), .double(caps?.left), .double(caps?.bottom), .double(caps?.right),
+                    .int(entry.png.count), .real(entry.created), .real(entry.created), .real(entry.expires),
+                    .string(entry.childrenJSON), .integer(entry.checksum), .string(entry.pngEncoding), .blob(entry.png),
                 ])
             }
             try Self.keep(encodedOutputs, db)
-            let forget = try db.cachedStatement(sql: "DELETE FROM encoded_outputs WHERE entry_id = ? AND encoding = ?")
-            for name in forgottenOutputs { try forget.execute(arguments: [name.digest.storedID, name.encoding]) }
-            try Self.touch(touches, on: try Self.handle(of: db, path: path), path: path)
+            for name in forgottenOutputs {
+                try db.execute("DELETE FROM encoded_outputs WHERE entry_id = ? AND encoding = ?",
+                               [.integer(name.digest.storedID), .text(name.encoding)])
+            }
+            try Self.touch(touches, db)
             guard enforcingLimit else { return CommitResult() }
             let total = try Self.totalBytes(db)
             let eviction = total > byteLimit ? try Self.prune(db, toBytes: byteLimit, now: now, total: total) : PruneReport()
@@ -83,26 +83,44 @@ extension DiskCacheStore {
     /// replaces the entry's encoding (the same pixels, now the bytes a file holds); other bytes
     /// are kept beside it and counted in its size, so the byte limit and eviction see them.
     /// Bytes whose entry is gone (evicted, replaced, never written) are dropped.
-    private static func keep(_ outputs: [DiskCacheEncodedOutput], _ db: Database) throws {
-        guard !outputs.isEmpty else { return }
-        let replace = try db.cachedStatement(sql: """
-            UPDATE entries SET png = ?3, checksum = ?4, byte_size = length(?3), png_encoding = ?5
-            WHERE id = ?1 AND digest = ?2 AND png_encoding IS NOT ?5
-            """)
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO encoded_outputs (entry_id, encoding, checksum, bytes)
-            SELECT id, ?3, ?4, ?5 FROM entries WHERE id = ?1 AND digest = ?2
-            """)
-        let grow = try db.cachedStatement(sql: "UPDATE entries SET byte_size = byte_size + ?2 WHERE id = ?1")
+    private static func keep(_ outputs: [DiskCacheEncodedOutput], _ db: SQLiteConnection) throws {
         for output in outputs {
-            let digest = output.digest
+            let id = SQLiteValue.integer(output.digest.storedID), digest = SQLiteValue.blob(output.digest.storedBytes)
             if output.isRenderPNG {
-                try replace.execute(arguments: [digest.storedID, digest.storedBytes, output.bytes, output.checksum,
-                                                output.encoding])
+                try db.execute("""
+                    UPDATE entries SET png = ?3, checksum = ?4, byte_size = length(?3), png_encoding = ?5
+                    WHERE id = ?1 AND digest = ?2 AND png_encoding IS NOT ?5
+                    """, [id, digest, .blob(output.bytes), .integer(output.checksum), .text(output.encoding)])
             } else {
-                try insert.execute(arguments: [digest.storedID, digest.storedBytes, output.encoding, output.checksum,
-                                               output.bytes])
-                if db.changesCount > 0 { try grow.execute(arguments: [digest.storedID, output.bytes.count]) }
+                let inserted = try db.execute("""
+                    INSERT OR IGNORE INTO encoded_outputs (entry_id, encoding, checksum, bytes)
+                    SELECT id, ?3, ?4, ?5 FROM entries WHERE id = ?1 AND digest = ?2
+                    """, [id, digest, .text(output.encoding), .integer(output.checksum), .blob(output.bytes)])
+                if inserted > 0 { try grow(id, by: output.bytes.count, db) }
+            }
+        }
+    }
+
+    /// Counts bytes kept beside the entry `id` in its size.
+    static func grow(_ id: SQLiteValue, by bytes: Int, _ db: SQLiteConnection) throws {
+        try db.execute("UPDATE entries SET byte_size = byte_size + ?2 WHERE id = ?1", [id, .int(bytes)])
+    }
+
+    /// Writes batched last-access times into `access_times` (see the schema's v5), each only when
+    /// later than the one there, for entries that are still stored: the one way a hit is noted.
+    private static func touch(_ touches: [StableDigest: Double], _ db: SQLiteConnection) throws {
+        guard !touches.isEmpty else { return }
+        let touch = try db.statement("""
+            INSERT INTO access_times (id, last_access) SELECT id, ?3 FROM entries WHERE id = ?1 AND digest = ?2
+            ON CONFLICT (id) DO UPDATE SET last_access = excluded.last_access WHERE excluded.last_access > last_access
+            """)
+        for (digest, time) in touches {
+            try digest.withStoredBytes { digestBytes in
+                defer { touch.reset() }
+                try touch.bind(digest.storedID, at: 1)
+                try touch.bindUncopied(digestBytes, at: 2)
+                try touch.bind(time, at: 3)
+                while try touch.step() {}
             }
         }
     }
@@ -114,64 +132,26 @@ extension DiskCacheStore {
         return report
     }
 
-    /// Removes every entry of `typeName`; returns how many there were.
-    func remove(typeName: String) throws -> Int {
-        let removed = try writing { db in
-            try db.execute(sql: "DELETE FROM entries WHERE type_name = ?", arguments: [typeName])
-            return db.changesCount
-        }
+    /// Runs one deletion; returns how many rows it removed, giving their pages back when any.
+    func delete(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int {
+        let removed = try writing { try $0.execute(sql, arguments) }
         if removed > 0 { try vacuumFreePages() }
         return removed
-    }
-
-    /// Removes every entry; returns how many there were.
-    func removeAll() throws -> Int {
-        let removed = try writing { db in
-            try db.execute(sql: "DELETE FROM entries")
-            let removed = db.changesCount
-            // Records of runs name entries; without them they only cost a lookup.
-            try db.execute(sql: "DELETE FROM run_records")
-            return removed
-        }
-        if removed > 0 { try vacuumFreePages() }
-        return removed
-    }
-
-    /// Copies committed pages from the WAL into the database file without waiting for readers:
-    /// lookups read them through the file's mapping, and the next open has little to replay
-    /// (the last connection a pool closes is a reader, which cannot checkpoint). Without a
-    /// pool, the inspecting connection checkpoints what it wrote (`writingPlainly`), if
-    /// anything; no pool is opened to copy nothing.
-    func checkpoint() {
-        let pool: DatabasePool? = withConnectionState { state in
-            switch state {
-            case .open(let pool): return pool
-            case .deferred(let inspector): inspector.checkpoint()
-            case .closed: break
-            }
-            return nil
-        }
-        _ = try? pool?.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// Gives the pages freed by deletions back to the file system.
     func vacuumFreePages() throws {
-        do {
-            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA incremental_vacuum") }
-        } catch {
-            throw DiskCacheError.wrapping(error, operation: .write, path: path)
-        }
+        try writingWithoutTransaction { try $0.execute("PRAGMA incremental_vacuum") }
     }
 
     /// Removes expired entries, then the least recently used until at most `limit` bytes
     /// remain. `total` is the store's PNG bytes when the caller has just counted them.
-    private static func prune(_ db: Database, toBytes limit: Int, now: Double, total: Int?) throws -> PruneReport {
-        let expired = try Int.fetchAll(db, sql: "DELETE FROM entries WHERE expires_at <= ? RETURNING byte_size",
-                                       arguments: [now])
+    private static func prune(_ db: SQLiteConnection, toBytes limit: Int, now: Double, total: Int?) throws -> PruneReport {
+        let expired = try db.column("DELETE FROM entries WHERE expires_at <= ? RETURNING byte_size", [.real(now)]).map(\.int)
         let expiredBytes = expired.reduce(0, +)
         let remaining = try total.map { $0 - expiredBytes } ?? totalBytes(db)
         guard remaining > limit else { return PruneReport(expired: expired.count, removedBytes: expiredBytes) }
-        let removed = try Int.fetchAll(db, sql: """
+        let removed = try db.column("""
             DELETE FROM entries WHERE rowid IN (
                 SELECT rowid FROM (
                     SELECT rowid, sum(byte_size) OVER (ORDER BY \(DiskCacheSchema.lastAccessSQL) DESC
@@ -179,11 +159,11 @@ extension DiskCacheStore {
                     FROM entries)
                 WHERE kept > ?)
             RETURNING byte_size
-            """, arguments: [limit])
+            """, [.int(limit)]).map(\.int)
         return PruneReport(expired: expired.count, evicted: removed.count, removedBytes: expiredBytes + removed.reduce(0, +))
     }
 
-    private static func totalBytes(_ db: Database) throws -> Int {
-        Int(try Double.fetchOne(db, sql: "SELECT total(byte_size) FROM entries") ?? 0)
+    private static func totalBytes(_ db: SQLiteConnection) throws -> Int {
+        Int(try db.column("SELECT total(byte_size) FROM entries").first?.double ?? 0)
     }
 }

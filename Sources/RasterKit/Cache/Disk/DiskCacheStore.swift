@@ -1,35 +1,34 @@
 import Foundation
-internal import GRDB
-internal import GRDBSQLite
 
-/// The SQLite database behind a ``DiskCache``: a GRDB pool in WAL mode whose one writer
-/// connection belongs to the cache's writer queue, and read-only connections of its own for the
-/// lookups renders make. Every statement the cache runs is in this file and its extensions.
+/// The SQLite database behind a ``DiskCache``, in WAL mode: one connection that writes, used by
+/// one caller at a time, and read-only connections of its own for the lookups renders make
+/// (``DiskCacheReader``). Every statement the cache runs is in this file and its extensions, all
+/// through ``SQLiteConnection``.
 final class DiskCacheStore: Sendable {
     let path: String
-    /// Serves the lookups renders make, off GRDB's dispatch (see ``DiskCacheReader``).
+    /// Serves the lookups renders make and the store's other reads.
     let reader: DiskCacheReader
     let options: DiskCacheOptions
-    private let connection: Lock<Connection>
+    /// The connection that writes; nil once closed. Its lock is held for a whole transaction,
+    /// so writes are serialized here as SQLite would serialize them anyway.
+    private let writer: Lock<Writer?>
 
-    /// The GRDB pool, opened when first needed: by a write, a maintenance query or a migration.
-    /// A run that only looks renders up (a warm batch) never sets one up, which is most of what
-    /// opening a store cost: GRDB checks the WAL file, prepares each connection and registers
-    /// functions and collations, about a millisecond, and removes observers when it closes.
-    enum Connection {
-        /// Not opened yet. The connection the store was inspected through stays open until the
-        /// pool is, so the database never has no connection in between: the last connection to
-        /// close a WAL database checkpoints it and deletes its `-wal` and `-shm` files, which
-        /// the next connection would create again.
-        case deferred(DiskCacheInspector)
-        case open(DatabasePool)
-        case closed
+    /// The writing connection and what has been done with it.
+    private final class Writer: @unchecked Sendable {
+        let connection: SQLiteConnection
+        /// Whether the writer's settings (``writerPragmas(_:)``) are made: on its first write,
+        /// not at open, so a run that only looks renders up changes nothing in the file.
+        var isPrepared = false
+        /// Whether a transaction was committed through it, so a checkpoint has work.
+        var hasWritten = false
+
+        init(_ connection: SQLiteConnection) { self.connection = connection }
     }
 
-    private init(path: String, options: DiskCacheOptions, inspector: consuming sending DiskCacheInspector) {
+    private init(path: String, options: DiskCacheOptions, connection: SQLiteConnection) {
         self.path = path
         self.options = options
-        connection = Lock(.deferred(inspector))
+        writer = Lock(Writer(connection))
         reader = DiskCacheReader(path: path, busyTimeout: options.busyTimeout)
     }
 
@@ -49,25 +48,27 @@ final class DiskCacheStore: Sendable {
     private static func openOnce(at url: URL, options: DiskCacheOptions) throws -> DiskCacheStore {
         let path = url.path
         do {
-            // Inspected first through a plain SQLite connection, which changes nothing: the pool
-            // would switch a foreign database to WAL mode before we could tell it is not ours.
-            // (Not a GRDB queue: setting one up is a millisecond of every run's start.)
-            let inspector = try DiskCacheInspector(openingForWriting: url, busyTimeout: options.busyTimeout)
-            let isMigrated = try DiskCacheSchema.check(try inspector.layout())
-            let store = DiskCacheStore(path: path, options: options, inspector: inspector)
+            // Inspected first, before anything is set or written: a foreign database must not
+            // be switched to WAL mode before we can tell it is not ours. Its reads take the
+            // usual locks, so a store another process is creating or migrating is read whole,
+            // before or after.
+            let connection = try SQLiteConnection(path, mode: .readWrite, busyTimeout: options.busyTimeout)
+            let isMigrated = try DiskCacheSchema.check(try DiskCacheSchema.layout(of: connection))
+            let store = DiskCacheStore(path: path, options: options, connection: connection)
             // Migrations only ever get applied, so a store that had them all still has them.
             if !isMigrated {
                 do {
-                    try DiskCacheSchema.migrate(try store.pool, patience: options.busyTimeout)
+                    // The migrations take the write lock in a transaction of their own.
+                    try store.writingWithoutTransaction(operation: .open) { try DiskCacheSchema.migrate($0) }
                 } catch {
                     try? store.close()
                     throw error
                 }
             }
             return store
-        } catch let error as DatabaseError where isDamage(error) {
-            throw DiskCacheSchema.Damage.corrupt("SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "")")
-        } catch let error as DiskCacheError where isDamage(error.resultCode) {
+        } catch let failure as SQLiteFailure where failure.isDamage {
+            throw DiskCacheSchema.Damage.corrupt(failure.description)
+        } catch let error as DiskCacheError where SQLiteFailure.isDamage(error.resultCode) {
             throw DiskCacheSchema.Damage.corrupt("SQLite error \(error.resultCode): \(error.message)")
         } catch let damage as DiskCacheSchema.Damage {
             throw damage
@@ -76,47 +77,11 @@ final class DiskCacheStore: Sendable {
         }
     }
 
-    /// The GRDB pool, opened on first use; throws what opening it throws, or
-    /// ``DiskCacheError/closed(path:operation:)`` after ``close()``.
-    var pool: DatabasePool {
-        get throws {
-            try connection.withLock { state in
-                switch state {
-                case .open(let pool):
-                    return pool
-                case .closed:
-                    throw DiskCacheError.closed(path: path, operation: .open)
-                case .deferred(let inspector):
-                    let pool = try withExtendedLifetime(inspector) {
-                        try DatabasePool(path: path, configuration: Self.configuration(options))
-                    }
-                    state = .open(pool)
-                    return pool
-                }
-            }
-        }
-    }
-
-    private static func configuration(_ options: DiskCacheOptions) -> Configuration {
-        var configuration = Configuration()
-        configuration.label = "RasterKit.DiskCache"
-        configuration.busyMode = .timeout(options.busyTimeout)
-        configuration.maximumReaderCount = max(1, options.readerCount)
-        let writerPragmas = Self.writerPragmas(options)
-        configuration.prepareDatabase { db in
-            // Lookups read pages straight from a mapping of the file instead of through a
-            // read(2) per page: most of what makes small blobs faster here than in files.
-            try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
-            guard !db.configuration.readonly else { return }
-            for pragma in writerPragmas { try db.execute(sql: pragma) }
-        }
-        return configuration
-    }
-
-    /// The settings of every connection that writes: the pool's writer and the plain one of
-    /// ``writingPlainly(_:)``.
+    /// The settings of the connection that writes, made before its first transaction.
     static func writerPragmas(_ options: DiskCacheOptions) -> [String] {
         [
+            // Several processes share a store: readers never wait for the writer.
+            "PRAGMA journal_mode = WAL",
             // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a power cut
             // can lose the last batches (renders that are simply drawn again) but never leaves
             // a damaged file or a partial entry. FULL would make every batch wait for the disk.
@@ -125,59 +90,85 @@ final class DiskCacheStore: Sendable {
             "PRAGMA auto_vacuum = INCREMENTAL",
             // After a checkpoint, a WAL grown by a large batch is cut back to 4 MiB.
             "PRAGMA journal_size_limit = 4194304",
+            // Bytes kept beside an entry go with it (`encoded_outputs` references `entries`).
+            "PRAGMA foreign_keys = ON",
+            // Touches and deletions look entries up as lookups do: through the file's mapping.
+            "PRAGMA mmap_size = \(mappedBytes)",
         ] + (options.maximumPageCount.map { ["PRAGMA max_page_count = \($0)"] } ?? [])
     }
 
     /// How much of the file lookups read through a memory mapping.
     static let mappedBytes = 256 << 20
 
-    /// Errors that mean the file's content is unusable, rather than that it could not be reached.
-    private static func isDamage(_ error: DatabaseError) -> Bool {
-        isDamage(error.resultCode.rawValue)
-    }
-
-    /// Whether an SQLite result code (primary or extended) says the file is damaged.
-    private static func isDamage(_ resultCode: Int32) -> Bool {
-        [SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_FORMAT].contains(resultCode & 0xFF)
-    }
-
-    /// Runs `body` with the state of the store's connection, under its lock.
-    func withConnectionState<T: Sendable>(_ body: (inout Connection) throws -> T) rethrows -> T {
-        try connection.withLock(body)
-    }
-
-    /// The pool when it has been opened; nil while nothing needed it.
-    var openedPool: DatabasePool? {
-        connection.withLock { state in
-            if case .open(let pool) = state { return pool }
-            return nil
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`, which waits out other processes'
+    /// writers for the busy timeout), rolling back when it throws. Failures are reported as
+    /// ``DiskCacheError`` of `operation`.
+    @discardableResult
+    func writing<T: Sendable>(operation: DiskCacheError.Operation = .write, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try withWriter(operation: operation) { connection in
+            try connection.transaction(immediate: true) { try body(connection) }
         }
     }
 
-    func close() throws {
-        let pool: DatabasePool? = connection.withLock { state in
-            defer { state = .closed }
-            if case .open(let pool) = state { return pool }
-            // A pool never opened: the inspecting connection closes here, before the readers,
-            // so the last connection to close is a read-only one, as when a pool closes.
-            return nil
-        }
-        reader.close()
-        do { try pool?.close() } catch { throw DiskCacheError.wrapping(error, operation: .close, path: path) }
+    /// Runs `body` on the writing connection outside a transaction, for statements that cannot
+    /// run inside one (`VACUUM INTO`, `PRAGMA incremental_vacuum`).
+    @discardableResult
+    func writingWithoutTransaction<T: Sendable>(operation: DiskCacheError.Operation = .write,
+                                                _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try withWriter(operation: operation, body)
     }
 
-    /// Runs `body` on a reader connection, turning failures into ``DiskCacheError``.
-    func reading<T>(_ body: (Database) throws -> T) throws -> T {
-        // A single statement needs no snapshot, so no transaction is opened around it.
-        do { return try pool.unsafeRead(body) } catch {
+    private func withWriter<T: Sendable>(operation: DiskCacheError.Operation, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        do {
+            return try writer.withLock { writer in
+                guard let writer else { throw DiskCacheError.closed(path: path, operation: operation) }
+                if !writer.isPrepared {
+                    for pragma in Self.writerPragmas(options) { try writer.connection.execute(pragma) }
+                    writer.isPrepared = true
+                }
+                defer { writer.hasWritten = true }
+                return try body(writer.connection)
+            }
+        } catch {
+            throw DiskCacheError.wrapping(error, operation: operation, path: path)
+        }
+    }
+
+    /// Runs `body` on a read-only connection (see ``DiskCacheReader/withConnection(_:)``),
+    /// turning failures into ``DiskCacheError``.
+    func reading<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        do { return try reader.withConnection { try body($0.connection) } } catch {
             throw DiskCacheError.wrapping(error, operation: .read, path: path)
         }
     }
 
-    /// Runs `body` in one write transaction, turning failures into ``DiskCacheError``.
-    func writing<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.write(body) } catch {
-            throw DiskCacheError.wrapping(error, operation: .write, path: path)
+    /// Copies committed pages from the WAL into the database file without waiting for readers,
+    /// when this store has written: lookups read them through the file's mapping, and the next
+    /// open has little to replay (the last connection to close is a reader, which cannot
+    /// checkpoint).
+    func checkpoint() {
+        writer.withLock { writer in
+            guard let writer, writer.hasWritten else { return }
+            try? writer.connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        }
+    }
+
+    func close() throws {
+        let closing = writer.withLock { writer in
+            defer { writer = nil }
+            return writer
+        }
+        // The last connection to close a WAL database checkpoints it and deletes its `-wal` and
+        // `-shm`. A store that wrote closes its writer last, so the file alone then holds
+        // everything (what a CI cache that keeps only it needs). One that only read closes the
+        // writer first: the readers, read-only, leave the WAL in place, and the next process
+        // need not create it again.
+        if closing?.hasWritten == true {
+            reader.close()
+            closing?.connection.close()
+        } else {
+            closing?.connection.close()
+            reader.close()
         }
     }
 }

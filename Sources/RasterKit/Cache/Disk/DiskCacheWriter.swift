@@ -322,13 +322,7 @@ final class DiskCacheWriter: Sendable {
         }
         do {
             let result = try commitRetryingContention {
-                // A warm run's batches are last-access times alone: written without the pool,
-                // unless the store is over its limit and must be pruned.
-                if encoded.isEmpty, batch.deletions.isEmpty, batch.keptOutputs.isEmpty, batch.forgottenOutputs.isEmpty,
-                   let touched = try store.commitTouches(batch.touches, byteLimit: byteLimit, counting: mustCount) {
-                    return touched
-                }
-                return try store.commit(encoded, encodedOutputs: batch.keptOutputs, touches: batch.touches,
+                try store.commit(encoded, encodedOutputs: batch.keptOutputs, touches: batch.touches,
                                         deletions: batch.deletions, forgottenOutputs: batch.forgottenOutputs,
                                         byteLimit: byteLimit, enforcingLimit: mustCount, now: now)
             }

@@ -1,17 +1,15 @@
 import Foundation
-import GRDB
 import Testing
 @testable import RasterKit
 import RasterKitTestSupport
 
-/// A warm run writes only last-access times, and reads only entries, its run record and the
-/// bytes kept beside entries: all of it goes through plain SQLite connections, so such a run
-/// never sets GRDB's pool up. What it writes must be exactly what the pool would have written.
-@Suite struct DiskCachePlainWriteTests {
+/// A warm run writes only last-access times (of entries and of its run record), batched, each
+/// only when later than the one stored; they wait for other writers and fail like any write.
+@Suite struct DiskCacheTouchTests {
     private static func values(_ url: URL, _ sql: String) throws -> [Double] {
-        let queue = try DatabaseQueue(path: url.path)
-        defer { try? queue.close() }
-        return try queue.read { try Double.fetchAll($0, sql: sql) }
+        let queue = try StoreFile(path: url.path)
+        defer { queue.close() }
+        return try queue.values(sql).map(\.double)
     }
 
     /// Stores `count` renders and closes the store, as a cold run would.
@@ -24,7 +22,7 @@ import RasterKitTestSupport
         return keys
     }
 
-    @Test func aWarmRunsTouchesAreWrittenWithoutThePool() throws {
+    @Test func aWarmRunsTouchesAreWritten() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let keys = try Self.storeRenders(fixture, count: 5)
@@ -32,7 +30,6 @@ import RasterKitTestSupport
         let disk = try fixture.open()
         for key in keys { #expect(disk.image(for: key) != nil) }
         try disk.flush()
-        #expect(disk.store.openedPool == nil, "touches alone open no pool")
         #expect(try Self.values(fixture.url, "SELECT last_access FROM access_times") == Array(repeating: fixture.clock.now, count: 5))
         #expect(try disk.entries(olderThan: 0).allSatisfy { $0.lastAccess.timeIntervalSince1970 == fixture.clock.now })
         // An earlier touch written the same way never moves the last access back.
@@ -46,8 +43,8 @@ import RasterKitTestSupport
         #expect(fixture.log.warnings.isEmpty, "\(fixture.log.warnings)")
     }
 
-    /// The plain connection writes into the WAL with the pool's settings, and the store moves
-    /// what it wrote into the file when it closes: a CI cache that keeps only the `.sqlite` file
+    /// Touches are written into the WAL, and the store moves what it wrote into the file when
+    /// it closes: a CI cache that keeps only the `.sqlite` file
     /// keeps the touches.
     @Test func whatTheyWriteIsCheckpointedOnClose() throws {
         let fixture = try DiskFixture()
@@ -84,8 +81,7 @@ import RasterKitTestSupport
         disk.startWriting()
     }
 
-    /// A store over its byte limit is pruned by a warm run's first batch, as before: the touches
-    /// then go through the full commit, which opens the pool.
+    /// A store over its byte limit is pruned by a warm run's first batch.
     @Test func aStoreOverItsLimitIsStillPrunedByAWarmRun() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
@@ -95,14 +91,13 @@ import RasterKitTestSupport
         let disk = try fixture.open(byteLimit: Int(stored) / 2)
         #expect(disk.image(for: keys[5]) != nil)
         try disk.flush()
-        #expect(disk.store.openedPool != nil, "pruning goes through the pool")
         let remaining = try Self.values(fixture.url, "SELECT total(byte_size) FROM entries").first ?? .infinity
         #expect(remaining <= stored / 2)
         #expect(disk.contains(keys[5]), "the entry just served is the last to go")
         try disk.close()
     }
 
-    @Test func aRunRecordIsReadAndTouchedWithoutThePool() throws {
+    @Test func aRunRecordIsReadAndTouched() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let identity = StableDigest(high: 0x1234, low: 0x5678)
@@ -117,47 +112,41 @@ import RasterKitTestSupport
         let disk = try fixture.open()
         #expect(disk.runRecord(for: identity) == body)
         #expect(disk.runRecord(for: StableDigest(high: 0x1234, low: 0x9999)) == nil, "same id, another digest")
-        #expect(disk.store.openedPool == nil)
         #expect(try Self.values(fixture.url, "SELECT last_access FROM run_records") == [written + 3600])
         try disk.close()
     }
 
     /// Another process holding the write lock is waited for (the busy timeout), not failed.
-    @Test func plainWritesWaitForAnotherWriter() async throws {
+    @Test func touchesWaitForAnotherWriter() async throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let keys = try Self.storeRenders(fixture, count: 2)
         fixture.clock.advance(by: 120)
         let disk = try fixture.open()
         for key in keys { #expect(disk.image(for: key) != nil) }
-        let other = try DatabaseQueue(path: fixture.url.path)
+        let path = fixture.url.path
         let holding = Task.detached {
-            try other.inTransaction(.immediate) { _ in
-                Thread.sleep(forTimeInterval: 0.3)
-                return .commit
-            }
+            try StoreFile(path: path).transaction { _ in Thread.sleep(forTimeInterval: 0.3) }
         }
         try await Task.sleep(for: .milliseconds(50))
         try disk.flush()
         try await holding.value
-        try other.close()
         #expect(try Self.values(fixture.url, "SELECT count(*) FROM access_times") == [2])
         #expect(try disk.statistics.writeFailures == 0)
         try disk.close()
     }
 
-    /// A plain write that fails (a table gone from the file) is a write failure the flush
-    /// reports, as the pool's would be.
-    @Test func aFailingPlainWriteIsReported() throws {
+    /// A touch that fails (a table gone from the file) is a write failure the flush reports.
+    @Test func aFailingTouchIsReported() throws {
         let fixture = try DiskFixture()
         defer { fixture.remove() }
         let keys = try Self.storeRenders(fixture, count: 1)
         fixture.clock.advance(by: 120)
         let disk = try fixture.open()
         #expect(disk.image(for: keys[0]) != nil)
-        let other = try DatabaseQueue(path: fixture.url.path)
-        try other.write { try $0.execute(sql: "DROP TRIGGER entries_forget_access_time; DROP TABLE access_times") }
-        try other.close()
+        let other = try StoreFile(path: fixture.url.path)
+        try other.transaction { try $0.execute("DROP TRIGGER entries_forget_access_time; DROP TABLE access_times") }
+        other.close()
         #expect(throws: DiskCacheError.self) { try disk.flush() }
         #expect(try disk.statistics.writeFailures == 0, "touches are not renders; none was lost")
         try disk.close()

@@ -1,5 +1,4 @@
-#include "CSQLiteSettings.h"
-#include <sqlite3.h>
+#include "CSQLite.h"
 
 int rk_sqlite_disable_memory_statistics(void) {
     int status = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
