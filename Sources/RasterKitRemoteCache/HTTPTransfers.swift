@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import RasterKit
-import Synchronization
 
 /// The HTTP requests of one ``RemoteCache``, made with `URLSession` and waited for by the
 /// calling thread (the remote tier's callers are threads that may block, never Swift
@@ -84,7 +83,8 @@ private final class Collector: NSObject, URLSessionDataDelegate, Sendable {
         init(limit: Int) { self.limit = limit }
     }
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    // The package's Lock rather than Synchronization's Mutex, whose hand-offs ThreadSanitizer cannot follow.
+    private let transfers = Lock<[Int: Transfer]>([:])
 
     func register(_ task: Int, limit: Int) -> DispatchSemaphore {
         let transfer = Transfer(limit: limit)
