@@ -1,6 +1,5 @@
 import Foundation
 import RasterKit
-import Synchronization
 
 /// The SVGs of an icon folder, indexed by their path inside it without `.svg` (`arrows/left`).
 /// Requests are looked up in this index and never joined to the folder's path, so no request
@@ -15,7 +14,7 @@ final class IconFolder: Sendable {
     let files: [String: String]
     /// Documents read so far: read on first request and kept until the folder changes (the
     /// whole index is replaced then).
-    private let documents = Mutex<[String: SVGDocument]>([:])
+    private let documents = Lock<[String: SVGDocument]>([:])
     /// The largest SVG file read.
     private let limits: ResourceLimits
 

@@ -29,10 +29,10 @@ public final class RasterRenderService: Service, Sendable {
     let admission: RenderAdmission
     let encoded: EncodedResponseCache
     let signer: URLSigner?
-    private let catalog: Mutex<RenderCatalog>
+    private let catalog: Lock<RenderCatalog>
     private let reloads = Atomic<Int>(0)
     /// The inputs' stamps when they last failed to load: not tried (nor logged) again until they change.
-    private let failedStamps = Mutex<[String: FileChangeStamp]?>(nil)
+    private let failedStamps = Lock<[String: FileChangeStamp]?>(nil)
     private let logger: Logger
 
     /// Loads the manifest and icon folder; renders with `rasterizer`, by default one with a
@@ -49,7 +49,7 @@ public final class RasterRenderService: Service, Sendable {
         admission = RenderAdmission(limit: configuration.renderQueueLimit)
         encoded = EncodedResponseCache(limit: configuration.encodedCacheLimit)
         signer = configuration.signingKey.map { URLSigner(key: $0) }
-        catalog = Mutex(try RenderCatalog(configuration: configuration))
+        catalog = Lock(try RenderCatalog(configuration: configuration))
         self.logger = logger
     }
 

@@ -287,7 +287,7 @@ import RasterKitRemoteCache
         let identity = try #require(StoredRunRecord.identity(of: Self.run(manifest, into: cold), manifest: Data(contentsOf: manifest)))
         let name = RemoteObjectName(digest: identity).description
         let genuine = try #require(remote.object(name))
-        let genuineBody = try #require(RemoteRunPack.decode(genuine, identity: identity))
+        let genuineBody = try #require(RunPack.decode(genuine, identity: identity))
         let genuineRecord = try #require(StoredRunRecord(data: genuineBody))
         #expect(try Self.remotePack(Self.run(manifest, into: fixture.folder.appendingPathComponent("genuine")), try machine("g")) != nil)
 
@@ -303,7 +303,7 @@ import RasterKitRemoteCache
         }
         for (index, forged) in [empty, missingOne, forgedBytes].enumerated() {
             let body = try #require(forged.data)
-            remote.replace(name, with: RemoteRunPack.encode(identity: identity, body: body))
+            remote.replace(name, with: RunPack.encode(identity: identity, body: body))
             let folder = fixture.folder.appendingPathComponent("forged\(index)")
             #expect(try Self.remotePack(Self.run(manifest, into: folder), try machine("m\(index)")) == nil, "forged pack \(index) was used")
             // Rendered as usual: every output, byte for byte what a genuine run writes.
@@ -359,12 +359,12 @@ import RasterKitRemoteCache
 
     @Test func aRunPackIsVerifiedAgainstItsIdentity() {
         let identity = StableDigest(high: 9, low: 10), body = Data("a record".utf8)
-        let object = RemoteRunPack.encode(identity: identity, body: body)
-        #expect(RemoteRunPack.decode(object, identity: identity) == body)
-        #expect(RemoteRunPack.decode(object, identity: StableDigest(high: 9, low: 11)) == nil, "another run's pack")
-        #expect(RemoteRunPack.decode(object.dropLast(), identity: identity) == nil, "truncated")
-        #expect(RemoteRunPack.decode(Data(object.prefix(10)), identity: identity) == nil)
-        #expect(RemoteRunPack.decode(Data("RKRUNPK2".utf8) + object.dropFirst(8), identity: identity) == nil)
+        let object = RunPack.encode(identity: identity, body: body)
+        #expect(RunPack.decode(object, identity: identity) == body)
+        #expect(RunPack.decode(object, identity: StableDigest(high: 9, low: 11)) == nil, "another run's pack")
+        #expect(RunPack.decode(object.dropLast(), identity: identity) == nil, "truncated")
+        #expect(RunPack.decode(Data(object.prefix(10)), identity: identity) == nil)
+        #expect(RunPack.decode(Data("RKRUNPK2".utf8) + object.dropFirst(8), identity: identity) == nil)
     }
 
     @Test func aFallbackForAReasonThatMayNotRecurIsNotRecorded() {

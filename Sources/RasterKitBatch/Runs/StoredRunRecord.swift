@@ -29,7 +29,7 @@ package struct StoredRunRecord: Equatable {
         /// A fallback's bytes, as written.
         case fellBack(Data)
         /// The bytes the store keeps for the render, carried in the record itself: the record
-        /// shared through a remote store as a run pack (see `RemoteRunPack`).
+        /// shared through a remote store as a run pack (see `RunPack`).
         case inline(key: StableDigest, encoding: String, bytes: Data)
     }
 

@@ -6,8 +6,8 @@ import Foundation
 /// render without it; and because the digest is hashed too, a valid PNG moved to another
 /// entry's row does not match there. Not a defence against someone forging entries (the key is
 /// public), only against damage and mix-ups.
-enum DiskCacheChecksum {
-    static func of(digest: StableDigest, png: Data) -> Int64 {
+package enum DiskCacheChecksum {
+    package static func of(digest: StableDigest, png: Data) -> Int64 {
         var hasher = SipHash128()
         hasher.write(digest.high)
         hasher.write(digest.low)
@@ -18,7 +18,7 @@ enum DiskCacheChecksum {
     /// The checksum of bytes kept beside an entry (see `DiskCache+EncodedOutputs`): the key's
     /// digest, the encoder's identifier and the bytes, so kept bytes moved to another entry or
     /// another encoding do not match there.
-    static func of(digest: StableDigest, encoding: String, bytes: Data) -> Int64 {
+    package static func of(digest: StableDigest, encoding: String, bytes: Data) -> Int64 {
         var hasher = SipHash128()
         hasher.write(digest.high)
         hasher.write(digest.low)

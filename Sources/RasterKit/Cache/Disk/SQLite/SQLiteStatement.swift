@@ -38,7 +38,9 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let number): sqlite3_bind_int64(handle, index, number)
         case .real(let number): sqlite3_bind_double(handle, index, number)
-        case .text(let text): sqlite3_bind_text(handle, index, text, -1, Self.transient)
+        case .text(let text):
+            // With its length, so a text with a NUL in it is bound whole.
+            text.withCString { sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), Self.transient) }
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 // A zero-length blob, not NULL, for empty data (whose base address may be nil).
