@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import RasterKit
+import Synchronization
 
 /// Encoded responses (PNG, WebP bytes) by render key and format, bounded in bytes: a warm hit
 /// then costs a dictionary lookup, not a PNG encode, and its body is the stored buffer itself
@@ -16,7 +16,7 @@ final class EncodedResponseCache: Sendable {
     }
 
     private let limit: Int
-    private let state = Lock(State())
+    private let state = Mutex(State())
 
     init(limit: Int) { self.limit = limit }
 

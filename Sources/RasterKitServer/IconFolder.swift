@@ -1,5 +1,6 @@
 import Foundation
 import RasterKit
+import Synchronization
 
 /// The SVGs of an icon folder, indexed by their path inside it without `.svg` (`arrows/left`).
 /// Requests are looked up in this index and never joined to the folder's path, so no request
@@ -14,7 +15,10 @@ final class IconFolder: Sendable {
     let files: [String: String]
     /// Documents read so far: read on first request and kept until the folder changes (the
     /// whole index is replaced then).
-    private let documents = Lock<[String: SVGDocument]>([:])
+    // Synchronization's Mutex rather than the package's Lock: with Lock, Swift 6.3's optimizer
+    // crashes on this class's throwing initializer in release builds (CopyPropagation,
+    // "Found ownership error").
+    private let documents = Mutex<[String: SVGDocument]>([:])
     /// The largest SVG file read.
     private let limits: ResourceLimits
 

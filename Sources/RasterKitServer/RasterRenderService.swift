@@ -29,10 +29,13 @@ public final class RasterRenderService: Service, Sendable {
     let admission: RenderAdmission
     let encoded: EncodedResponseCache
     let signer: URLSigner?
-    private let catalog: Lock<RenderCatalog>
+    // Synchronization's Mutex rather than the package's Lock: with Lock, Swift 6.3's optimizer
+    // crashes on this class's throwing initializer in release builds (CopyPropagation,
+    // "Found ownership error").
+    private let catalog: Mutex<RenderCatalog>
     private let reloads = Atomic<Int>(0)
     /// The inputs' stamps when they last failed to load: not tried (nor logged) again until they change.
-    private let failedStamps = Lock<[String: FileChangeStamp]?>(nil)
+    private let failedStamps = Mutex<[String: FileChangeStamp]?>(nil)
     private let logger: Logger
 
     /// Loads the manifest and icon folder; renders with `rasterizer`, by default one with a
@@ -49,7 +52,7 @@ public final class RasterRenderService: Service, Sendable {
         admission = RenderAdmission(limit: configuration.renderQueueLimit)
         encoded = EncodedResponseCache(limit: configuration.encodedCacheLimit)
         signer = configuration.signingKey.map { URLSigner(key: $0) }
-        catalog = Lock(try RenderCatalog(configuration: configuration))
+        catalog = Mutex(try RenderCatalog(configuration: configuration))
         self.logger = logger
     }
 

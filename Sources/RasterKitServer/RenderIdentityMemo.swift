@@ -1,4 +1,5 @@
 import RasterKit
+import Synchronization
 
 /// What a request resolves to before anything is drawn: its key's digest, its tag identity and
 /// whether it stretches a nine-slice render.
@@ -26,7 +27,7 @@ struct RenderIdentity: Sendable {
 /// The catalog is replaced on every change, and this memo with it, so it is never stale; it is
 /// emptied when full rather than grown, so many distinct requests cannot exhaust memory.
 final class RenderIdentityMemo: Sendable {
-    private let entries = Lock<[String: RenderIdentity]>([:])
+    private let entries = Mutex<[String: RenderIdentity]>([:])
     private let limit: Int
 
     init(limit: Int = 65_536) { self.limit = limit }

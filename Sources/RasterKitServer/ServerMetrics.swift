@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Prometheus
 import RasterKit
+import Synchronization
 
 /// The server's metrics, recorded through swift-metrics into a Prometheus registry of its own
 /// (not the process-wide `MetricsSystem`, so a user's application and several servers in one
@@ -11,7 +12,7 @@ final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     /// Counters by their label and dimensions, made once: a warm hit must not build one.
-    private let counters = Lock<[CounterKey: CoreMetrics.Counter]>([:])
+    private let counters = Mutex<[CounterKey: CoreMetrics.Counter]>([:])
 
     private struct CounterKey: Hashable {
         let label: String
