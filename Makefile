@@ -95,6 +95,9 @@ test: deps
 # plugins), the statically linked keys, the documentation, and a smoke run of the fuzzers.
 test-all: test
 	$(MAKE) --no-print-directory test-example
+	# The release build of both executables: an optimizer crash can happen in release alone
+	# (Swift 6.3 crashed on the package's Lock in the server's throwing initializers).
+	$(MAKE) --no-print-directory cli
 	$(MAKE) --no-print-directory test-static-keys
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10 FUZZ_TARGETS="$(FUZZ_SMOKE_TARGETS)"
