@@ -28,6 +28,16 @@
     V(pango_attr_list_insert, (rk_pango_attr_list *list, rk_pango_attribute *attribute), (list, attribute))     \
     V(pango_attr_list_unref, (rk_pango_attr_list *list), (list))                                                \
     R(rk_pango_attribute *, pango_attr_insert_hyphens_new, (int insert_hyphens), (insert_hyphens))              \
+    R(rk_pango_attribute *, pango_attr_font_desc_new, (const rk_pango_font_description *description),           \
+      (description))                                                                                            \
+    R(rk_pango_attribute *, pango_attr_weight_new, (int weight), (weight))                                      \
+    R(rk_pango_attribute *, pango_attr_foreground_new, (unsigned short red, unsigned short green,               \
+      unsigned short blue), (red, green, blue))                                                                 \
+    R(rk_pango_attribute *, pango_attr_foreground_alpha_new, (unsigned short alpha), (alpha))                   \
+    R(rk_pango_attribute *, pango_attr_underline_new, (int underline), (underline))                             \
+    R(rk_pango_attribute *, pango_attr_strikethrough_new, (int strikethrough), (strikethrough))                 \
+    R(rk_pango_direction, pango_find_base_dir, (const char *text, int length), (text, length))                  \
+    V(pango_context_set_base_dir, (rk_pango_context *context, rk_pango_direction direction), (context, direction)) \
     R(rk_pango_layout *, pango_layout_new, (rk_pango_context *context), (context))                              \
     V(pango_layout_set_text, (rk_pango_layout *layout, const char *text, int length), (layout, text, length))   \
     V(pango_layout_set_font_description,                                                                        \
@@ -40,6 +50,7 @@
     V(pango_layout_set_ellipsize, (rk_pango_layout *layout, rk_pango_ellipsize_mode ellipsize),                 \
       (layout, ellipsize))                                                                                      \
     V(pango_layout_set_alignment, (rk_pango_layout *layout, rk_pango_alignment alignment), (layout, alignment)) \
+    V(pango_layout_set_auto_dir, (rk_pango_layout *layout, int auto_dir), (layout, auto_dir))                   \
     V(pango_layout_set_justify, (rk_pango_layout *layout, int justify), (layout, justify))                      \
     V(pango_layout_set_spacing, (rk_pango_layout *layout, int spacing), (layout, spacing))                      \
     V(pango_layout_set_line_spacing, (rk_pango_layout *layout, float factor), (layout, factor))                 \

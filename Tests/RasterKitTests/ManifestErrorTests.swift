@@ -28,7 +28,7 @@ import Testing
         #expect(error?.problems.map(\.description) == [
             ##"showcase.yaml:5:34: unknown key "fil" in roundedRect (did you mean "fill"?); expected frame, inset, opacity, blendMode, visible, fill, fillRule, stroke, shadow, innerShadow, radius"##,
             ##"showcase.yaml:6:33: bad colour "#GG0000" for color in text: contains a character that is not a hexadecimal digit (expected #RGB, #RGBA, #RRGGBB, #RRGGBBAA or a CSS colour name)"##,
-            ##"showcase.yaml:6:55: unknown value "middle" for alignment in text; expected one of left, center, right, justified"##,
+            ##"showcase.yaml:6:55: unknown value "middle" for alignment in text; expected one of natural, left, center, right, justified"##,
             ##"showcase.yaml:7:21: file in svg: cannot read 'icons/missing.svg': No such file or directory"##,
             ##"showcase.yaml:8:26: unknown component "buton" in use (did you mean "button"?); expected one of button"##,
             ##"showcase.yaml:9:35: bad path data for data in path at offset 12: unknown command letter 'X'"##,

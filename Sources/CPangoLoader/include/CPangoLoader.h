@@ -21,7 +21,13 @@ typedef struct rk_pango_context rk_pango_context;
 typedef struct rk_pango_layout rk_pango_layout;
 typedef struct rk_pango_font_description rk_pango_font_description;
 typedef struct rk_pango_attr_list rk_pango_attr_list;
-typedef struct rk_pango_attribute rk_pango_attribute;
+// PangoAttribute's public head: every attribute starts with its class and the byte range of the
+// text it applies to, which callers set after making it.
+typedef struct rk_pango_attribute {
+    const void *klass;
+    unsigned int start_index;
+    unsigned int end_index;
+} rk_pango_attribute;
 
 // cairo_t, cairo_font_options_t and FcConfig are the structs the cairo and fontconfig headers
 // name `_cairo`, `_cairo_font_options` and `_FcConfig`; no typedef is repeated here.
@@ -41,6 +47,9 @@ enum { RK_PANGO_SCALE = 1024 };
 typedef enum { RK_PANGO_WRAP_WORD = 0, RK_PANGO_WRAP_CHAR = 1, RK_PANGO_WRAP_WORD_CHAR = 2 } rk_pango_wrap_mode;
 typedef enum { RK_PANGO_ELLIPSIZE_NONE = 0, RK_PANGO_ELLIPSIZE_END = 3 } rk_pango_ellipsize_mode;
 typedef enum { RK_PANGO_ALIGN_LEFT = 0, RK_PANGO_ALIGN_CENTER = 1, RK_PANGO_ALIGN_RIGHT = 2 } rk_pango_alignment;
+// PangoDirection values RasterKit reads or sets, and PANGO_UNDERLINE_SINGLE.
+typedef enum { RK_PANGO_DIRECTION_LTR = 0, RK_PANGO_DIRECTION_RTL = 1, RK_PANGO_DIRECTION_NEUTRAL = 6 } rk_pango_direction;
+enum { RK_PANGO_UNDERLINE_SINGLE = 1 };
 
 // Loads Pango (libpangocairo-1.0.so.0 and what it needs) once. Returns NULL, or a static message
 // saying why Pango cannot be used (the loader's error, or the first call it lacks).
@@ -71,6 +80,17 @@ rk_pango_attr_list *rk_pango_attr_list_new(void);
 void rk_pango_attr_list_insert(rk_pango_attr_list *list, rk_pango_attribute *attribute);
 void rk_pango_attr_list_unref(rk_pango_attr_list *list);
 rk_pango_attribute *rk_pango_attr_insert_hyphens_new(int insert_hyphens);
+rk_pango_attribute *rk_pango_attr_font_desc_new(const rk_pango_font_description *description);
+rk_pango_attribute *rk_pango_attr_weight_new(int weight);
+rk_pango_attribute *rk_pango_attr_foreground_new(unsigned short red, unsigned short green, unsigned short blue);
+rk_pango_attribute *rk_pango_attr_foreground_alpha_new(unsigned short alpha);
+rk_pango_attribute *rk_pango_attr_underline_new(int underline);
+rk_pango_attribute *rk_pango_attr_strikethrough_new(int strikethrough);
+
+// Text direction: the direction of the first strong character of a text, and a context's base
+// direction (which layouts made after it take when they do not find their own).
+rk_pango_direction rk_pango_find_base_dir(const char *text, int length);
+void rk_pango_context_set_base_dir(rk_pango_context *context, rk_pango_direction direction);
 
 // Layouts.
 rk_pango_layout *rk_pango_layout_new(rk_pango_context *context);
@@ -82,6 +102,7 @@ void rk_pango_layout_set_height(rk_pango_layout *layout, int height);
 void rk_pango_layout_set_wrap(rk_pango_layout *layout, rk_pango_wrap_mode wrap);
 void rk_pango_layout_set_ellipsize(rk_pango_layout *layout, rk_pango_ellipsize_mode ellipsize);
 void rk_pango_layout_set_alignment(rk_pango_layout *layout, rk_pango_alignment alignment);
+void rk_pango_layout_set_auto_dir(rk_pango_layout *layout, int auto_dir);
 void rk_pango_layout_set_justify(rk_pango_layout *layout, int justify);
 void rk_pango_layout_set_spacing(rk_pango_layout *layout, int spacing);
 void rk_pango_layout_set_line_spacing(rk_pango_layout *layout, float factor);

@@ -2,34 +2,45 @@ internal import CCairo
 internal import CPangoLoader
 
 extension Canvas {
-    /// Draws `text` inside `rect`: wrapped to its width (unless `style.wrapping` is `.none`),
-    /// aligned horizontally and vertically as `style` says. Text taller than `rect` is not
-    /// clipped; use `style.maxLines` to limit it.
+    /// Draws `text` inside `rect`: wrapped to its width (or, when `style.wrapping` is `.none`,
+    /// cut with an ellipsis), aligned horizontally and vertically as `style` says, scaled down
+    /// first when `style.fit` allows, and clipped to `rect`.
     public func draw(text: String, in rect: Rect, style: TextStyle) {
+        draw([TextSpan(text)], in: rect, style: style)
+    }
+
+    /// Draws spans of text, each styled as it says over `style`, inside `rect` as
+    /// ``draw(text:in:style:)`` draws one text.
+    public func draw(_ spans: [TextSpan], in rect: Rect, style: TextStyle) {
         ensureOpen()
         guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite else {
             return record(RenderError.invalidSize(rect.size))
         }
-        let wraps = style.wrapping != .none || style.maxLines != nil
         do {
-            let layout = try laidOut(text, style: style, width: wraps ? rect.width : nil)
-            let extents = layout.logicalExtents
+            let fitted = try fittedLayout(spans, style: style, width: rect.width, height: rect.height)
+            let extents = fitted.layout.logicalExtents
+            let scale = fitted.scale
             var x = rect.minX
-            if !wraps {
-                let free = rect.width - extents.width
-                switch style.alignment {
-                case .left, .justified: x -= extents.x
-                case .center: x += free / 2 - extents.x
-                case .right: x += free - extents.x
+            if !fitted.wraps {
+                let free = rect.width - extents.width * scale
+                switch TextEngine.physicalAlignment(style.alignment, isRightToLeft: fitted.layout.isRightToLeft) {
+                case .center: x += free / 2
+                case .right: x += free
+                default: break
                 }
+                x -= extents.x * scale
             }
-            var y = rect.minY - extents.y
+            var y = rect.minY - extents.y * scale
             switch style.verticalAlignment {
             case .top: break
-            case .center: y += (rect.height - extents.height) / 2
-            case .bottom: y += rect.height - extents.height
+            case .center: y += (rect.height - extents.height * scale) / 2
+            case .bottom: y += rect.height - extents.height * scale
             }
-            show(layout, at: Point(x: x, y: y), color: style.color)
+            cairo_save(context)
+            cairo_rectangle(context, rect.minX, rect.minY, rect.width, rect.height)
+            cairo_clip(context)
+            show(fitted.layout, at: Point(x: x, y: y), scale: scale, color: style.color)
+            cairo_restore(context)
         } catch {
             record(error)
         }
@@ -37,10 +48,15 @@ extension Canvas {
 
     /// Draws `text` on one line per paragraph, with its top left at `point`.
     public func draw(text: String, at point: Point, style: TextStyle) {
+        draw([TextSpan(text)], at: point, style: style)
+    }
+
+    /// Draws spans of text on one line per paragraph, with their top left at `point`.
+    public func draw(_ spans: [TextSpan], at point: Point, style: TextStyle) {
         ensureOpen()
         do {
-            let layout = try laidOut(text, style: style, width: nil)
-            show(layout, at: point, color: style.color)
+            let layout = try laidOut(spans, style: style, width: nil)
+            show(layout, at: point, scale: 1, color: style.color)
         } catch {
             record(error)
         }
@@ -49,26 +65,90 @@ extension Canvas {
     /// Measures `text` as `draw(text:in:style:)` would lay it out in a rectangle `width` points
     /// wide, or on unwrapped lines when `width` is nil.
     public func measure(text: String, style: TextStyle, width: Double? = nil) -> TextMetrics {
+        measure([TextSpan(text)], style: style, width: width)
+    }
+
+    /// Measures spans of text as ``draw(_:in:style:)`` would lay them out in a rectangle `width`
+    /// points wide and `height` points tall (either nil for no bound). A text that may shrink
+    /// (``TextStyle/fit``) is measured at the scale it would be drawn at.
+    public func measure(_ spans: [TextSpan], style: TextStyle, width: Double? = nil, height: Double? = nil) -> TextMetrics {
         ensureOpen()
         do {
-            return try laidOut(text, style: style, width: width).metrics
+            let fitted = try fittedLayout(spans, style: style, width: width, height: height)
+            var metrics = fitted.layout.metrics
+            metrics.size = Size(width: metrics.size.width * fitted.scale, height: metrics.size.height * fitted.scale)
+            metrics.firstBaseline *= fitted.scale
+            metrics.scale = fitted.scale
+            return metrics
         } catch {
             record(error)
             return TextMetrics(size: .zero, lineCount: 0, isTruncated: false, firstBaseline: 0)
         }
     }
 
-    /// `text` laid out by Pango once it is within ``TextLimits`` and the render may go on (a
-    /// layout is the one step a deadline cannot interrupt, so it is checked before each).
-    private func laidOut(_ text: String, style: TextStyle, width: Double?) throws -> TextEngine.Layout {
-        try environment.checkContinuing()
-        try TextLimits.check(text, style: style, scale: scale, limits: environment.limits)
-        return try self.text.layout(text, style: style, width: width, for: context)
+    /// A layout of `spans` in a box of `width` × `height` points (nil: unbounded), scaled down by
+    /// the largest factor that fits it when the style may shrink. Text whose lines fit the width
+    /// unwrapped is laid out without one (the layout its ideal size was measured with), and is
+    /// aligned in the box here. A layout is made under the scale it is shown at, so glyphs are
+    /// shaped for the size they are drawn at.
+    private func fittedLayout(_ spans: [TextSpan], style: TextStyle, width: Double?, height: Double?) throws
+        -> (layout: TextEngine.Layout, scale: Double, wraps: Bool) {
+        func layout(at scale: Double) throws -> (layout: TextEngine.Layout, scale: Double, wraps: Bool) {
+            let unwrapped = try withScale(scale) { try laidOut(spans, style: style, width: nil) }
+            guard let width, unwrapped.logicalExtents.width * scale > width + fitSlack else {
+                return (unwrapped, scale, false)
+            }
+            return (try withScale(scale) { try laidOut(spans, style: style, width: width / scale) }, scale, true)
+        }
+        let full = try layout(at: 1)
+        guard case .shrink(let requested) = style.fit, !fits(full, width: width, height: height) else { return full }
+        let minimumScale = TextLimits.minimumScale(requested)
+        let smallest = try layout(at: minimumScale)
+        guard fits(smallest, width: width, height: height) else { return smallest }
+        // Bisection to 1/64 of the range: the largest scale tried that fits.
+        var (low, high, best) = (minimumScale, 1.0, smallest)
+        for _ in 0..<6 {
+            let middle = (low + high) / 2
+            let candidate = try layout(at: middle)
+            if fits(candidate, width: width, height: height) { (low, best) = (middle, candidate) } else { high = middle }
+        }
+        return best
     }
 
-    private func show(_ layout: TextEngine.Layout, at point: Point, color: Color) {
+    /// A quarter of a pixel: slack for rounding in Pango's units when text is fitted to a box.
+    private var fitSlack: Double { 0.25 / max(scale, 1) }
+
+    /// Whether a layout shown at its scale fits the box whole: nothing ellipsized, and its lines
+    /// within the box.
+    private func fits(_ fitted: (layout: TextEngine.Layout, scale: Double, wraps: Bool), width: Double?, height: Double?) -> Bool {
+        let extents = fitted.layout.logicalExtents
+        return !fitted.layout.isEllipsized
+            && (width.map { extents.width * fitted.scale <= $0 + fitSlack } ?? true)
+            && (height.map { extents.height * fitted.scale <= $0 + fitSlack } ?? true)
+    }
+
+    /// Runs `body` with the canvas scaled by `scale` about the origin.
+    private func withScale<Result>(_ scale: Double, _ body: () throws -> Result) rethrows -> Result {
+        guard scale != 1 else { return try body() }
         cairo_save(context)
-        cairo_move_to(context, point.x, point.y)
+        defer { cairo_restore(context) }
+        cairo_scale(context, scale, scale)
+        return try body()
+    }
+
+    /// `spans` laid out by Pango once they are within ``TextLimits`` and the render may go on (a
+    /// layout is the one step a deadline cannot interrupt, so it is checked before each).
+    private func laidOut(_ spans: [TextSpan], style: TextStyle, width: Double?) throws -> TextEngine.Layout {
+        try environment.checkContinuing()
+        try TextLimits.check(spans, style: style, scale: scale, limits: environment.limits)
+        return try text.layout(spans, style: style, width: width, for: context)
+    }
+
+    private func show(_ layout: TextEngine.Layout, at point: Point, scale: Double, color: Color) {
+        cairo_save(context)
+        cairo_translate(context, point.x, point.y)
+        if scale != 1 { cairo_scale(context, scale, scale) }
+        cairo_move_to(context, 0, 0)
         cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
         rk_pango_cairo_show_layout(context, layout.layout)
         cairo_restore(context)

@@ -15,10 +15,23 @@ package enum TextLimits {
     /// combining marks in a row (UAX #15); the longest emoji sequences hold about a dozen.
     static let maximumScalarsPerCharacter = 32
 
-    /// Throws ``RenderError/limitExceeded(what:value:limit:)`` for a style or a text outside the
-    /// bounds, at `scale` pixels per point under `limits`.
-    static func check(_ text: String, style: TextStyle, scale: Double, limits: ResourceLimits) throws {
+    /// The smallest factor text may shrink by is above 0 and at most 1 (``TextStyle/Fit``).
+    static func minimumScale(_ requested: Double) -> Double { requested.isFinite ? min(max(requested, 1e-3), 1) : 1 }
+
+    /// Throws ``RenderError/limitExceeded(what:value:limit:)`` for a style or spans of text
+    /// outside the bounds, at `scale` pixels per point under `limits`.
+    static func check(_ spans: [TextSpan], style: TextStyle, scale: Double, limits: ResourceLimits) throws {
         let points = maximumPoints(limits)
+        if case .shrink(let minimum) = style.fit, !(minimum.isFinite && minimum > 0 && minimum <= 1) {
+            throw RenderError.limitExceeded(what: "minimum text scale", value: "\(minimum)", limit: "above 0 and at most 1")
+        }
+        for span in spans {
+            if let font = span.font, let size = fontSize(in: font), !(size.isFinite && size * max(scale, 1) <= points) {
+                throw RenderError.limitExceeded(what: "font size", value: "\(size)", limit: "\(Int(points)) pixels")
+            }
+        }
+        // Joined, since spans may split one character's marks between them.
+        try check(spans.count == 1 ? spans[0].text : spans.map(\.text).joined())
         guard style.lineSpacing.isFinite, abs(style.lineSpacing) * max(scale, 1) <= points else {
             throw RenderError.limitExceeded(what: "line spacing", value: "\(style.lineSpacing)", limit: "±\(Int(points)) pixels")
         }
@@ -29,6 +42,10 @@ package enum TextLimits {
         if let size = fontSize(in: style.font), !(size.isFinite && size * max(scale, 1) <= points) {
             throw RenderError.limitExceeded(what: "font size", value: "\(size)", limit: "\(Int(points)) pixels")
         }
+    }
+
+    /// Throws when one character of `text` holds more scalars than Pango can lay out quickly.
+    private static func check(_ text: String) throws {
         for character in text where character.unicodeScalars.count > maximumScalarsPerCharacter {
             throw RenderError.limitExceeded(what: "Unicode scalars in one character (a letter and its combining marks)",
                                             value: "\(character.unicodeScalars.count)", limit: "\(maximumScalarsPerCharacter)")

@@ -15,7 +15,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The version of RasterKit's key and render format. Changing how keys are computed, or
     /// anything that changes the pixels of existing renders, bumps it, so no store ever
     /// serves renders made by another format.
-    public static let formatVersion = 3
+    public static let formatVersion = 4
 
     /// The 128-bit digest.
     public let value: StableDigest

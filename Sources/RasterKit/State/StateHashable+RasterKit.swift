@@ -180,6 +180,36 @@ extension TextStyle: StateHashable {
         hasher.write(lineSpacing)
         hasher.write(lineHeightMultiple)
         maxLines.hashState(into: &hasher)
+        direction.hashState(into: &hasher)
+        switch fit {
+        case .none: hasher.write(0)
+        case .shrink(let minimumScale):
+            hasher.write(1)
+            hasher.write(minimumScale)
+        }
+    }
+}
+
+extension TextSpan: StateHashable {
+    /// Writes the characters and every override, set or not.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.span)
+        text.hashState(into: &hasher)
+        font.hashState(into: &hasher)
+        (weight?.rawValue).hashState(into: &hasher)
+        color.hashState(into: &hasher)
+        underline.hashState(into: &hasher)
+        strikethrough.hashState(into: &hasher)
+    }
+}
+
+extension LayoutSizing: StateHashable {
+    /// Writes every length, bound, share and alignment, set or not.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(OwnTag.sizing)
+        for length in [width, height, minWidth, maxWidth, minHeight, maxHeight] { length.hashState(into: &hasher) }
+        hasher.write(grow)
+        alignment.hashState(into: &hasher)
     }
 }
 
@@ -200,3 +230,7 @@ extension StrokeStyle.LineJoin: StateHashable {}
 extension TextStyle.Alignment: StateHashable {}
 extension TextStyle.VerticalAlignment: StateHashable {}
 extension TextStyle.Wrapping: StateHashable {}
+extension TextStyle.Direction: StateHashable {}
+extension Stack.Axis: StateHashable {}
+extension Stack.Alignment: StateHashable {}
+extension LayoutDirection: StateHashable {}

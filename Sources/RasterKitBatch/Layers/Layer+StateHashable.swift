@@ -16,6 +16,8 @@ extension Layer: StateHashable {
         case .svg(let layer): layer.hashState(into: &hasher)
         case .group(let layer): layer.hashState(into: &hasher)
         case .component(let layer): layer.hashState(into: &hasher)
+        case .stack(let layer): layer.hashState(into: &hasher)
+        case .spacer(let layer): layer.hashState(into: &hasher)
         }
     }
 }
@@ -64,11 +66,12 @@ extension LayerStroke: StateHashable {
 }
 
 extension LayerCommon: StateHashable {
-    /// Writes the frame, opacity and blend mode every layer has.
+    /// Writes the frame, opacity, blend mode and stack sizing every layer has.
     public func hashState(into hasher: inout StateHasher) {
         frame.hashState(into: &hasher)
         hasher.write(opacity)
         blendMode.hashState(into: &hasher)
+        sizing.hashState(into: &hasher)
     }
 }
 
@@ -98,10 +101,10 @@ extension ShapeLayer: StateHashable {
 }
 
 extension TextLayer: StateHashable {
-    /// Writes the text, its style, the placement, opacity and blend mode, and the shadow.
+    /// Writes the spans, the style, the placement, opacity and blend mode, and the shadow.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.text)
-        text.hashState(into: &hasher)
+        spans.hashState(into: &hasher)
         style.hashState(into: &hasher)
         common.hashState(into: &hasher)
         shadow.hashState(into: &hasher)
@@ -168,6 +171,29 @@ extension ComponentLayer: StateHashable {
         hasher.sip.write(LayerTag.component)
         hasher.write(componentDigest.high)
         hasher.write(componentDigest.low)
+        common.hashState(into: &hasher)
+    }
+}
+
+extension StackLayer: StateHashable {
+    /// Writes the axis, spacing, padding, alignment, direction, children and common properties.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.stack)
+        axis.hashState(into: &hasher)
+        hasher.write(spacing)
+        padding.hashState(into: &hasher)
+        alignment.hashState(into: &hasher)
+        direction.hashState(into: &hasher)
+        children.hashState(into: &hasher)
+        common.hashState(into: &hasher)
+    }
+}
+
+extension SpacerLayer: StateHashable {
+    /// Writes the minimum length and the sizing.
+    public func hashState(into hasher: inout StateHasher) {
+        hasher.sip.write(LayerTag.spacer)
+        hasher.write(minimumLength)
         common.hashState(into: &hasher)
     }
 }

@@ -1,7 +1,7 @@
 import RasterKit
 /// One drawing step of a ``DeclarativeComponent``, with every variable already filled in: a
-/// shape, text, a PNG, an SVG, a group of layers, or another component. Layers draw in order,
-/// the first at the bottom.
+/// shape, text, a PNG, an SVG, a group of layers, another component, or a stack that lays out
+/// the layers in it (with spacers between them). Layers draw in order, the first at the bottom.
 ///
 /// ```swift
 /// let layers: [Layer] = [
@@ -18,6 +18,24 @@ public enum Layer: Hashable, Sendable {
     case group(GroupLayer)
     /// Another component, drawn through the rasterizer so it is cached under its own key.
     case component(ComponentLayer)
+    /// Layers placed by a stack: in a row, a column, or on top of one another.
+    case stack(StackLayer)
+    /// Space a stack shares out.
+    case spacer(SpacerLayer)
+
+    /// Frame, opacity, blend mode and sizing in a stack.
+    public var common: LayerCommon {
+        switch self {
+        case .shape(let layer): layer.common
+        case .text(let layer): layer.common
+        case .image(let layer): layer.common
+        case .svg(let layer): layer.common
+        case .group(let layer): layer.common
+        case .component(let layer): layer.common
+        case .stack(let layer): layer.common
+        case .spacer(let layer): layer.common
+        }
+    }
 }
 
 /// Where a layer goes inside its parent's bounds: inset from them (the default is the whole
@@ -78,20 +96,25 @@ public struct LayerStroke: Hashable, Sendable {
     }
 }
 
-/// What every layer may have besides its content: its frame, opacity and blend mode.
+/// What every layer may have besides its content: its frame, opacity and blend mode, and how a
+/// stack sizes it.
 public struct LayerCommon: Hashable, Sendable {
-    /// Where the layer goes in its parent's bounds.
+    /// Where the layer goes in its parent's bounds; in a stack, in the box the stack gives it.
     public var frame: LayerFrame
     /// 0…1; below 1 the layer is drawn into its own group and faded as a whole.
     public var opacity: Double
     /// How the layer combines with what is under it.
     public var blendMode: BlendMode
+    /// Its fixed lengths, bounds, share of leftover space and alignment in a stack.
+    public var sizing: LayoutSizing
 
-    /// The whole parent, opaque and normally blended, by default.
-    public init(frame: LayerFrame = .bounds, opacity: Double = 1, blendMode: BlendMode = .normal) {
+    /// The whole parent, opaque and normally blended, sized by its content in a stack, by default.
+    public init(frame: LayerFrame = .bounds, opacity: Double = 1, blendMode: BlendMode = .normal,
+                sizing: LayoutSizing = LayoutSizing()) {
         self.frame = frame
         self.opacity = opacity
         self.blendMode = blendMode
+        self.sizing = sizing
     }
 
     /// Whether the layer is drawn offscreen and composited, for its opacity or blend mode.

@@ -10,7 +10,7 @@ struct LayerRenderer {
         for layer in layers { try draw(layer, in: bounds) }
     }
 
-    private func draw(_ layer: Layer, in bounds: Rect) throws {
+    func draw(_ layer: Layer, in bounds: Rect) throws {
         switch layer {
         case .shape(let shape): try composite(shape.common, in: bounds) { drawShape(shape, in: $0) }
         case .text(let text): try composite(text.common, in: bounds) { drawText(text, in: $0) }
@@ -22,11 +22,15 @@ struct LayerRenderer {
         case .group(let group): try drawGroup(group, in: bounds)
         case .component(let child):
             try composite(child.common, in: bounds) { frame in try canvas.draw(child.component, in: frame) }
+        case .stack(let stack):
+            try composite(stack.common, in: bounds) { frame in try canvas.draw(stackElement(stack), in: frame) }
+        case .spacer:
+            break  // space, which only a stack gives out
         }
     }
 
     /// Resolves the frame and draws `body` in it, inside a layer when opacity or blending ask for one.
-    private func composite(_ common: LayerCommon, in bounds: Rect, _ body: (Rect) throws -> Void) throws {
+    func composite(_ common: LayerCommon, in bounds: Rect, _ body: (Rect) throws -> Void) throws {
         let frame = common.frame.resolved(in: bounds)
         // An inset larger than the size leaves nothing to draw, which is not an error.
         guard !frame.isEmpty else { return }
@@ -51,7 +55,7 @@ struct LayerRenderer {
 
     /// Draws `body` casting `shadow`. A clear shadow (a state turning a shadow off) draws
     /// nothing, so its offscreen layer is skipped.
-    private func casting(_ shadow: Shadow?, _ body: () throws -> Void) rethrows {
+    func casting(_ shadow: Shadow?, _ body: () throws -> Void) rethrows {
         if let shadow, shadow.color.alpha > 0 { try canvas.withShadow(shadow, body) } else { try body() }
     }
 
@@ -71,10 +75,10 @@ struct LayerRenderer {
     }
 
     private func drawText(_ layer: TextLayer, in frame: Rect) {
-        casting(layer.shadow) { canvas.draw(text: layer.text, in: frame, style: layer.style) }
+        casting(layer.shadow) { canvas.draw(layer.spans, in: frame, style: layer.style) }
     }
 
-    private func drawImage(_ layer: ImageLayer, in frame: Rect) throws {
+    func drawImage(_ layer: ImageLayer, in frame: Rect) throws {
         do {
             // Decoded under the render's limits and memory budget, not the defaults.
             try canvas.withDecodedPNG(Data(layer.file.data)) { image in

@@ -41,11 +41,12 @@ public struct ShapeLayer: Hashable, Sendable {
     }
 }
 
-/// Text set with Pango inside the layer's frame.
+/// Text set with Pango inside the layer's frame, clipped to it: one text, or spans of one text
+/// with their own font, weight, colour and lines.
 public struct TextLayer: Hashable, Sendable {
-    /// The text drawn.
-    public var text: String
-    /// Font, colour, alignment, wrapping and line limits.
+    /// The text drawn, as spans; one plain span for plain text.
+    public var spans: [TextSpan]
+    /// Font, colour, alignment, direction, wrapping, line limits and fitting.
     public var style: TextStyle
     /// Frame, opacity and blend mode.
     public var common: LayerCommon
@@ -54,11 +55,19 @@ public struct TextLayer: Hashable, Sendable {
 
     /// `text` set in `style` inside the frame.
     public init(text: String, style: TextStyle, common: LayerCommon = LayerCommon(), shadow: Shadow? = nil) {
-        self.text = text
+        self.init(spans: [TextSpan(text)], style: style, common: common, shadow: shadow)
+    }
+
+    /// Spans of one text, each styled as it says over `style`, inside the frame.
+    public init(spans: [TextSpan], style: TextStyle, common: LayerCommon = LayerCommon(), shadow: Shadow? = nil) {
+        self.spans = spans
         self.style = style
         self.common = common
         self.shadow = shadow
     }
+
+    /// The characters of every span, in order.
+    public var text: String { spans.count == 1 ? spans[0].text : spans.map(\.text).joined() }
 }
 
 /// A file's bytes, named by where they came from and identified by their digest: a render's

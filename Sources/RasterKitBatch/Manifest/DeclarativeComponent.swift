@@ -29,7 +29,7 @@ public struct DeclarativeComponent: Rasterizable, StateHashable, CustomStringCon
     }
 
     /// Bumped whenever layers draw differently, so renders of the old drawing are never served.
-    public static var renderVersion: Int { 1 }
+    public static var renderVersion: Int { 2 }
 
     /// Draws the layers in order, the first at the bottom, in a rectangle of `size`.
     public func draw(in canvas: Canvas, size: Size) throws {

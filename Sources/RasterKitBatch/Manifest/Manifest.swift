@@ -23,15 +23,37 @@ public struct Manifest: Sendable {
         public var post: [PostStep] = []
         /// The component state drawn instead when this one's render fails (`fallback:`).
         var fallback: ManifestFallback?
+        /// The sizes this state is exported at, when its component's sizes are measured from
+        /// its layers (`width: auto`): each with the measured lengths. nil: the component's.
+        public var measuredSizes: [ComponentSize]?
 
         /// The name of the component `fallback:` names, if any.
         public var fallbackComponent: String? { fallback?.component }
     }
 
+    /// A width or height measured from a component's layers, within bounds (`width: auto`).
+    public struct MeasuredLength: Hashable, Sendable {
+        /// The shortest it is made, in points.
+        public var minimum: Double
+        /// The longest it is made, in points; longer content wraps or is cut.
+        public var maximum: Double
+
+        /// Bounds of `minimum`…`maximum` points.
+        public init(minimum: Double, maximum: Double) {
+            self.minimum = minimum
+            self.maximum = maximum
+        }
+    }
+
     /// A size a component is exported at; with caps it is resizable, drawn at its minimum frame.
     public struct ComponentSize: Hashable, Sendable {
-        /// The size in points.
+        /// The size in points; an axis measured from the layers holds its minimum until measured
+        /// (each state's ``State/measuredSizes`` hold the measured sizes).
         public var size: Size
+        /// When set, the width is measured from each state's layers within these bounds.
+        public var measuredWidth: MeasuredLength?
+        /// When set, the height is measured from each state's layers within these bounds.
+        public var measuredHeight: MeasuredLength?
         /// Nine-slice caps in points; nil when not resizable.
         public var capInsets: EdgeInsets?
         /// The content area, for nine-patch markers; nil: inside the caps.
@@ -47,8 +69,13 @@ public struct Manifest: Sendable {
             self.contentInsets = contentInsets
         }
 
+        /// Whether a length is measured from the layers.
+        public var isMeasured: Bool { measuredWidth != nil || measuredHeight != nil }
+
         init(_ spec: SizeSpec) {
             size = spec.size
+            measuredWidth = spec.measuredWidth
+            measuredHeight = spec.measuredHeight
             capInsets = spec.caps
             contentInsets = spec.content
             opticalInsets = spec.optical
@@ -112,9 +139,13 @@ public struct Manifest: Sendable {
             let byAppearance = Dictionary(uniqueKeysWithValues: appearances.map { ($0, states(in: $0)) })
             return states.indices.map { index in
                 let state = states[index]
-                var item = BatchItem(name: name, state: state.name, sizes: sizes.map(\.size).uniqued(), scales: scales,
+                let stateSizes = state.measuredSizes ?? sizes
+                let bySize = state.measuredSizes.map { measured in
+                    Dictionary(measured.map { ($0.size, $0) }, uniquingKeysWith: { first, _ in first })
+                } ?? bySize
+                var item = BatchItem(name: name, state: state.name, sizes: stateSizes.map(\.size).uniqued(), scales: scales,
                                      appearances: appearances, source: "\(name)/\(state.name)") { size, appearance in
-                    let spec = bySize[size] ?? sizes[0]
+                    let spec = bySize[size] ?? stateSizes[0]
                     let drawn = byAppearance[appearance]?[index] ?? state
                     return BatchItem.Variant(component: renderable(drawn, at: spec), contentInsets: spec.contentInsets,
                                              opticalInsets: spec.opticalInsets)

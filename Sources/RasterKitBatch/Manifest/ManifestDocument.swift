@@ -75,7 +75,11 @@ extension ManifestDocument {
 
 /// One size a component is exported at.
 struct SizeSpec: Hashable {
+    /// The size; an axis measured from the layers holds its minimum until it is measured.
     var size: Size
+    /// The bounds of a width or height measured from the layers (`width: auto`).
+    var measuredWidth: Manifest.MeasuredLength?
+    var measuredHeight: Manifest.MeasuredLength?
     var caps: EdgeInsets?
     var content: EdgeInsets?
     /// `opticalInsets`: the visual edges inside the image (a shadow, a glow), for layout.

@@ -17,19 +17,22 @@ struct LayerParser {
     /// Resolves a `use` into the child component, or nil after reporting why it cannot be.
     let resolveUse: (Use) -> DeclarativeComponent?
 
-    static let kinds = ["rect", "roundedRect", "ellipse", "path", "text", "image", "svg", "group", "use"]
+    static let kinds = ["rect", "roundedRect", "ellipse", "path", "text", "image", "svg", "group", "use", "stack", "spacer"]
 
     private static let shapeKeys = ManifestReader.commonKeys + ["fill", "fillRule", "stroke", "shadow", "innerShadow"]
     private static let allowedKeys: [String: [String]] = [
         "rect": shapeKeys, "ellipse": shapeKeys,
         "roundedRect": shapeKeys + ["radius"],
         "path": shapeKeys + ["data", "viewBox"],
-        "text": ManifestReader.commonKeys + ["text", "font", "color", "alignment", "verticalAlignment", "wrapping",
-                                              "maxLines", "lineSpacing", "lineHeight", "shadow"],
+        "text": ManifestReader.commonKeys + ["text", "spans", "font", "color", "alignment", "verticalAlignment", "wrapping",
+                                              "maxLines", "lineSpacing", "lineHeight", "shadow", "direction", "fit",
+                                              "minimumScale"],
         "image": ManifestReader.commonKeys + ["file", "mode", "interpolation"],
         "svg": ManifestReader.commonKeys + ["file", "mode", "tint"],
         "group": ManifestReader.commonKeys + ["layers", "transform", "mask", "shadow"],
         "use": ManifestReader.commonKeys + ["component", "state", "variables"],
+        "stack": ManifestReader.commonKeys + ["axis", "spacing", "padding", "alignment", "direction", "children"],
+        "spacer": ["visible", "minLength"],
     ]
 
     func layers(_ node: Node, _ what: String) -> [Layer] {
@@ -38,10 +41,11 @@ struct LayerParser {
             reader.problem("\(what) must be a list of layers, not \(node.kindDescription)", at: node)
             return []
         }
-        return list.compactMap(layer)
+        return list.compactMap { layer($0, stackDepth: nil) }
     }
 
-    private func layer(_ node: Node) -> Layer? {
+    /// `stackDepth`: how many stacks the layer is in, nil when it is placed by hand.
+    private func layer(_ node: Node, stackDepth: Int?) -> Layer? {
         guard let mapping = node.mapping, mapping.count == 1, let entry = mapping.first,
               let kind = entry.key.scalar?.string else {
             let found = node.mapping.map { "\($0.count) keys" } ?? node.kindDescription
@@ -55,8 +59,17 @@ struct LayerParser {
                            + "; expected one of \(Fields.list(Self.kinds))", at: kindNode)
             return nil
         }
-        guard let fields = Fields(body, owner: kind, allowed: allowed, reader: reader) else { return nil }
-        let (common, visible) = reader.common(fields)
+        // Outside a stack, sizing keys are reported on their own (`sizing`), not as unknown keys
+        // among the kind's.
+        let sizingKeys = stackDepth != nil ? Self.sizingKeys
+            : Self.sizingKeys.filter { key in body.mapping?.contains { $0.key.scalar?.string == key } == true }
+        guard let fields = Fields(body, owner: kind, allowed: allowed + sizingKeys, reader: reader) else { return nil }
+        var (common, visible) = reader.common(fields)
+        common.sizing = sizing(fields, inStack: stackDepth != nil)
+        if stackDepth != nil, let placed = fields["frame"] ?? fields["inset"] {
+            reader.problem("\(kind) is in a stack, which places it; size it with width, height, minWidth, maxWidth, "
+                           + "minHeight, maxHeight and grow, or give the stack padding", at: placed)
+        }
         let layer: Layer?
         switch kind {
         case "text": layer = text(fields, common)
@@ -64,9 +77,82 @@ struct LayerParser {
         case "svg": layer = svg(fields, common)
         case "group": layer = group(fields, common)
         case "use": layer = use(fields, common)
+        case "stack": layer = stack(fields, common, depth: (stackDepth ?? 0) + 1, at: kindNode)
+        case "spacer": layer = spacer(fields, common, inStack: stackDepth != nil, at: kindNode)
         default: layer = shape(kind, fields, common)
         }
         return visible ? layer : nil
+    }
+
+    // MARK: Stacks
+
+    /// The keys that size a layer in a stack.
+    static let sizingKeys = ["width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight", "grow", "align"]
+
+    /// The sizing keys of a layer: only a stack's children may have them.
+    private func sizing(_ fields: Fields, inStack: Bool) -> LayoutSizing {
+        let given = Self.sizingKeys.filter { fields[$0] != nil }
+        // A spacer grows by one share unless told otherwise, as RasterKit's Spacer does.
+        let defaultGrow: Double = fields.owner == "spacer" ? 1 : 0
+        guard !given.isEmpty else { return LayoutSizing(grow: defaultGrow) }
+        guard inStack else {
+            reader.problem("\(given[0]) sizes a layer in a stack, and this \(fields.owner) is not in one; "
+                           + "place it with frame or inset", at: fields[given[0]])
+            return LayoutSizing()
+        }
+        let maximum = Double(reader.limits.pixels.maximumSide)
+        func length(_ key: String) -> Double? { fields.read(key) { reader.number($0, $1, minimum: 0, maximum: maximum) } }
+        var sizing = LayoutSizing(width: length("width"), height: length("height"), minWidth: length("minWidth"),
+                                  maxWidth: length("maxWidth"), minHeight: length("minHeight"), maxHeight: length("maxHeight"))
+        sizing.grow = fields.read("grow") { reader.number($0, $1, minimum: 0, maximum: 1_000_000) } ?? defaultGrow
+        sizing.alignment = fields.read("align") { reader.choice($0, $1, Stack.Alignment.self) }
+        for (axis, low, high) in [("width", sizing.minWidth, sizing.maxWidth), ("height", sizing.minHeight, sizing.maxHeight)] {
+            if let low, let high, low > high {
+                reader.problem("min\(axis.capitalized) \(low.compactDescription) is above max\(axis.capitalized) "
+                               + "\(high.compactDescription) in \(fields.owner)", at: fields["min" + axis.capitalized])
+            }
+        }
+        return sizing
+    }
+
+    private func stack(_ fields: Fields, _ common: LayerCommon, depth: Int, at node: Node) -> Layer? {
+        guard depth <= Stack.maximumDepth else {
+            reader.problem("stacks are nested more than \(Stack.maximumDepth) deep", at: node)
+            return nil
+        }
+        let maximum = Double(reader.limits.pixels.maximumSide)
+        let axis = fields.require("axis", Stack.Axis.allCases.map(\.rawValue).joined(separator: ", "))
+            .flatMap { reader.choice($0, fields.what("axis"), Stack.Axis.self) }
+        let spacing = fields.read("spacing") { reader.number($0, $1, minimum: 0, maximum: maximum) } ?? 0
+        let padding = fields.read("padding") { reader.insets($0, $1, minimum: 0) } ?? .zero
+        let alignment = fields.read("alignment") { reader.choice($0, $1, Stack.Alignment.self) } ?? .center
+        let direction = fields.read("direction") { reader.choice($0, $1, LayoutDirection.self) }
+        guard let childrenNode = fields.require("children", "a list of layers"),
+              reader.usable(childrenNode, fields.what("children")) else { return nil }
+        guard let list = childrenNode.sequence else {
+            reader.problem("\(fields.what("children")) must be a list of layers, not \(childrenNode.kindDescription)",
+                           at: childrenNode)
+            return nil
+        }
+        guard list.count <= Stack.maximumChildren else {
+            reader.problem("\(fields.what("children")) lists \(list.count) layers; a stack holds at most "
+                           + "\(Stack.maximumChildren)", at: childrenNode)
+            return nil
+        }
+        let children = list.compactMap { layer($0, stackDepth: depth) }
+        guard let axis else { return nil }
+        return .stack(StackLayer(axis: axis, spacing: spacing, padding: padding, alignment: alignment, direction: direction,
+                                 children: children, common: common))
+    }
+
+    private func spacer(_ fields: Fields, _ common: LayerCommon, inStack: Bool, at node: Node) -> Layer? {
+        guard inStack else {
+            reader.problem("a spacer takes space in a stack, and this one is not in a stack", at: node)
+            return nil
+        }
+        let maximum = Double(reader.limits.pixels.maximumSide)
+        let minimum = fields.read("minLength") { reader.number($0, $1, minimum: 0, maximum: maximum) } ?? 0
+        return .spacer(SpacerLayer(minimumLength: minimum, common: common))
     }
 
     // MARK: Kinds
@@ -132,6 +218,8 @@ struct LayerParser {
             style.verticalAlignment = value
         }
         if let value = fields.read("wrapping", { reader.choice($0, $1, TextStyle.Wrapping.self) }) { style.wrapping = value }
+        if let value = fields.read("direction", { reader.choice($0, $1, TextStyle.Direction.self) }) { style.direction = value }
+        style.fit = fit(fields)
         style.maxLines = fields.read("maxLines") { reader.integer($0, $1, minimum: 1) }
         let points = Double(reader.limits.pixels.maximumSide)
         if let spacing = fields.read("lineSpacing", { reader.number($0, $1, minimum: -points, maximum: points) }) { style.lineSpacing = spacing }
@@ -139,18 +227,50 @@ struct LayerParser {
             style.lineHeightMultiple = height
         }
         let shadow = fields.read("shadow") { reader.shadow($0, $1) }
-        guard let textNode = fields.require("text"), let text = reader.string(textNode, fields.what("text")) else {
-            return nil
+        let spans: [TextSpan]
+        if let spansNode = fields["spans"] {
+            if let textNode = fields["text"] {
+                reader.problem("text has both \"text\" and \"spans\"; give one", at: textNode)
+                return nil
+            }
+            guard let read = TextSpanParser(reader: reader).spans(spansNode, fields.what("spans")) else { return nil }
+            spans = read
+        } else {
+            guard let textNode = fields.require("text", "or spans"), let text = reader.string(textNode, fields.what("text")) else {
+                return nil
+            }
+            spans = [TextSpan(text)]
         }
         // Pango lays out every character, wrapped or clipped or not: megabytes of text cost
         // gigabytes, so a text is held to the same bound as an interpolated string.
         let limit = reader.limits.maximumInterpolatedLength
-        guard text.utf8.count <= limit else {
-            reader.problem("\(fields.what("text")) is \(text.utf8.count) bytes long; the limit is \(limit) (limits: maxTextLength)",
-                           at: textNode)
+        let length = spans.reduce(0) { $0 + $1.text.utf8.count }
+        guard length <= limit else {
+            reader.problem("\(fields.what(fields["spans"] == nil ? "text" : "spans")) is \(length) bytes long; the limit is "
+                           + "\(limit) (limits: maxTextLength)", at: fields["text"] ?? fields["spans"])
             return nil
         }
-        return .text(TextLayer(text: text, style: style, common: common, shadow: shadow))
+        return .text(TextLayer(spans: spans, style: style, common: common, shadow: shadow))
+    }
+
+    /// `fit: shrink` (with `minimumScale`, 0.5 unless given) or `fit: none`.
+    private func fit(_ fields: Fields) -> TextStyle.Fit {
+        let minimumScale = fields.read("minimumScale") { reader.number($0, $1, above: 0, maximum: 1) }
+        guard let fitNode = fields["fit"] else {
+            if let given = fields["minimumScale"] {
+                reader.problem("minimumScale is how far text shrinks with fit: shrink; add fit: shrink", at: given)
+            }
+            return .none
+        }
+        guard let fit = reader.string(fitNode, fields.what("fit")) else { return .none }
+        switch fit {
+        case "shrink": return .shrink(minimumScale: minimumScale ?? 0.5)
+        case "none": return .none
+        default:
+            reader.problem("unknown value \"\(fit)\" for \(fields.what("fit")); expected one of none, shrink"
+                           + Suggestion.hint(for: fit, in: ["none", "shrink"]), at: fitNode)
+            return .none
+        }
     }
 
     private func image(_ fields: Fields, _ common: LayerCommon) -> Layer? {

@@ -32,7 +32,8 @@ extension ManifestParser {
             spec.content = spec.content ?? content
             guard validate(spec, at: entry, scales: scales) else { continue }
             // Each size names one file, so a size listed again must be the same entry.
-            if let earlier = sizes.first(where: { $0.size == spec.size }) {
+            if let earlier = sizes.first(where: { $0.size == spec.size && $0.measuredWidth == spec.measuredWidth
+                                                  && $0.measuredHeight == spec.measuredHeight }) {
                 if earlier.caps != spec.caps || earlier.content != spec.content {
                     let line = earlier.location.map { " on line \($0.line)" } ?? ""
                     reader.problem("\(spec.size) is already in \(what)\(line) with other caps or content insets; "
@@ -49,14 +50,23 @@ extension ManifestParser {
         guard reader.usable(node, what) else { return nil }
         let maximum = Double(reader.limits.pixels.maximumSide)
         if node.mapping != nil {
-            let keys = ["width", "height", "caps", "content"]
+            let keys = ["width", "height", "caps", "content", "minWidth", "maxWidth", "minHeight", "maxHeight"]
             guard let fields = Fields(node, owner: what, allowed: keys, reader: reader) else { return nil }
-            let width = fields.require("width").flatMap { reader.number($0, fields.what("width"), above: 0, maximum: maximum) }
-            let height = fields.require("height").flatMap { reader.number($0, fields.what("height"), above: 0, maximum: maximum) }
+            let width = fields.require("width").flatMap { length($0, fields, axis: "width") }
+            let height = fields.require("height").flatMap { length($0, fields, axis: "height") }
             let caps = fields.read("caps") { reader.insets($0, $1, minimum: 0) }
             let content = fields.read("content") { reader.insets($0, $1, minimum: 0) }
             guard let width, let height else { return nil }
-            return SizeSpec(size: Size(width: width, height: height), caps: caps, content: content, location: node.location)
+            var spec = SizeSpec(size: Size(width: width.length, height: height.length), caps: caps, content: content,
+                                location: node.location)
+            spec.measuredWidth = width.measured
+            spec.measuredHeight = height.measured
+            if spec.caps != nil, width.measured != nil || height.measured != nil {
+                reader.problem("\(what) has caps and a length measured from its layers; a resizable component is drawn "
+                               + "once and stretched, so give it a fixed size", at: fields["caps"])
+                return nil
+            }
+            return spec
         }
         guard let text = node.scalar?.string else {
             reader.problem("\(what) must be {width, height}, \"WxH\" or a number, not \(node.kindDescription)", at: node)
@@ -78,6 +88,29 @@ extension ManifestParser {
             return nil
         }
         return SizeSpec(size: Size(width: width, height: height), location: node.location)
+    }
+
+    /// A length (`width: 160`), or `auto` with bounds from `minWidth`/`maxWidth`: measured
+    /// from the layers, and until then its minimum (1 point unless given; the maximum is the longest
+    /// side RasterKit draws unless given).
+    private func length(_ node: Node, _ fields: Fields, axis: String) -> (length: Double, measured: Manifest.MeasuredLength?)? {
+        let maximum = Double(reader.limits.pixels.maximumSide)
+        let bounds = ["min" + axis.capitalized, "max" + axis.capitalized]
+        guard node.scalar?.string == "auto" else {
+            for key in bounds where fields[key] != nil {
+                reader.problem("\(key) bounds a length measured from the layers; give \(axis): auto or drop \(key)",
+                               at: fields[key])
+            }
+            return reader.number(node, fields.what(axis), above: 0, maximum: maximum).map { ($0, nil) }
+        }
+        let low = fields.read(bounds[0]) { reader.number($0, $1, above: 0, maximum: maximum) } ?? 1
+        let high = fields.read(bounds[1]) { reader.number($0, $1, above: 0, maximum: maximum) } ?? maximum
+        guard low <= high else {
+            reader.problem("\(bounds[0]) \(low.compactDescription) is above \(bounds[1]) \(high.compactDescription) in \(fields.owner)",
+                           at: fields[bounds[0]])
+            return nil
+        }
+        return (low, Manifest.MeasuredLength(minimum: low, maximum: high))
     }
 
     /// Caps and content insets must leave a centre, and every scale must fit the pixel limits.

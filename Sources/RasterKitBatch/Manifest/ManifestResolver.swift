@@ -93,7 +93,24 @@ final class ManifestResolver {
         if let reference = spec.fallback {
             resolved.fallback = fallback(reference, of: spec, state: state, appearance: appearance)
         }
+        if spec.sizes.contains(where: { $0.measuredWidth != nil || $0.measuredHeight != nil }) {
+            resolved.measuredSizes = measuredSizes(spec, state: state.name, layers: resolved.layers)
+        }
         return resolved
+    }
+
+    /// The component's sizes with their `auto` lengths measured from a state's layers; a size
+    /// that cannot be measured is reported where it is given.
+    private func measuredSizes(_ spec: ComponentSpec, state: String, layers: [Layer]) -> [Manifest.ComponentSize] {
+        spec.sizes.compactMap { sizeSpec in
+            do {
+                return try LayerMeasuring.measured(Manifest.ComponentSize(sizeSpec), of: layers, limits: reader.limits)
+            } catch {
+                reader.problems.add("cannot measure the size of state \"\(state)\" of component \"\(spec.name)\": \(error)",
+                                    at: sizeSpec.location)
+                return nil
+            }
+        }
     }
 
     /// The component `fallback:` names, in the state of the same name (its first when it has

@@ -1,12 +1,43 @@
 internal import CPangoLoader
 
-/// Lays out text with Pango for one canvas.
+internal import CCairo
+
+/// Lays out text with Pango for one canvas, keeping each layout for the rest of the draw: a
+/// layout measures a text and then draws it, so measuring (by a stack, or by shrinking text to
+/// fit) costs no second layout.
 struct TextEngine {
+    /// What decides a layout: the text, its style, the width it wraps at, and the linear part of
+    /// the transform it is made under (glyphs are shaped for the size they are drawn at).
+    private struct Request: Hashable {
+        var spans: [TextSpan]
+        var style: TextStyle
+        var width: Double?
+        var matrix: [Double]
+    }
+
+    /// Layouts made during this draw. A draw lays out a bounded number of texts in practice; the
+    /// bound keeps one that lays out many different ones from holding them all.
+    private var layouts: [Request: Layout] = [:]
+    private static let maximumKept = 256
+
     /// One laid-out piece of text; the layout is freed with it.
     final class Layout {
+        /// The layout's own context (see ``ThreadFontMap/makeContext()``).
+        let context: OpaquePointer
         let layout: OpaquePointer
-        init(_ layout: OpaquePointer) { self.layout = layout }
-        deinit { rk_g_object_unref(UnsafeMutableRawPointer(layout)) }
+        /// Whether the text's lines run right to left, as its style's direction resolved.
+        let isRightToLeft: Bool
+
+        init(context: OpaquePointer, isRightToLeft: Bool) {
+            self.context = context
+            self.isRightToLeft = isRightToLeft
+            layout = rk_pango_layout_new(context)
+        }
+
+        deinit {
+            rk_g_object_unref(UnsafeMutableRawPointer(layout))
+            rk_g_object_unref(UnsafeMutableRawPointer(context))
+        }
 
         /// The logical extents in points: x, y, width, height.
         var logicalExtents: (x: Double, y: Double, width: Double, height: Double) {
@@ -17,27 +48,49 @@ struct TextEngine {
                     Double(logical.height) / unit)
         }
 
+        var isEllipsized: Bool { rk_pango_layout_is_ellipsized(layout) != 0 }
+
         var metrics: TextMetrics {
             let extents = logicalExtents
             return TextMetrics(size: Size(width: extents.width, height: extents.height),
                                lineCount: Int(rk_pango_layout_get_line_count(layout)),
-                               isTruncated: rk_pango_layout_is_ellipsized(layout) != 0,
+                               isTruncated: isEllipsized,
                                firstBaseline: Double(rk_pango_layout_get_baseline(layout)) / Double(RK_PANGO_SCALE))
         }
     }
 
-    /// Lays out `text` for drawing on `cairoContext` (whose transform is taken into account).
-    /// `width` nil lays out without a width: no wrapping and no alignment box.
-    func layout(_ text: String, style: TextStyle, width: Double?, for cairoContext: OpaquePointer) throws -> Layout {
+    /// `spans` laid out for drawing on `cairoContext` (whose transform is taken into account),
+    /// made once per draw. `width` nil lays out without a width: no wrapping and no alignment box.
+    mutating func layout(_ spans: [TextSpan], style: TextStyle, width: Double?, for cairoContext: OpaquePointer) throws -> Layout {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cairoContext, &matrix)
+        let request = Request(spans: spans, style: style, width: width, matrix: [matrix.xx, matrix.yx, matrix.xy, matrix.yy])
+        if let kept = layouts[request] { return kept }
+        let made = try Self.makeLayout(spans, style: style, width: width, for: cairoContext)
+        if layouts.count >= Self.maximumKept { layouts.removeAll(keepingCapacity: true) }
+        layouts[request] = made
+        return made
+    }
+
+    private static func makeLayout(_ spans: [TextSpan], style: TextStyle, width: Double?, for cairoContext: OpaquePointer) throws -> Layout {
         let fonts = try ThreadFontMap.current()
-        rk_pango_cairo_update_context(cairoContext, fonts.context)
-        let layout = Layout(rk_pango_layout_new(fonts.context))
+        let text = spans.count == 1 ? spans[0].text : spans.map(\.text).joined()
+        let isRightToLeft = Self.isRightToLeft(text, style.direction)
+        let context = fonts.makeContext()
+        rk_pango_cairo_update_context(cairoContext, context)
+        rk_pango_context_set_base_dir(context, isRightToLeft ? RK_PANGO_DIRECTION_RTL : RK_PANGO_DIRECTION_LTR)
+        let layout = Layout(context: context, isRightToLeft: isRightToLeft)
         let pango = layout.layout
+        // One base direction for the whole text, so `left` and `right` mean those edges.
+        rk_pango_layout_set_auto_dir(pango, 0)
         text.withCString { rk_pango_layout_set_text(pango, $0, -1) }
         let description = rk_pango_font_description_from_string(style.font)
         rk_pango_layout_set_font_description(pango, description)
         rk_pango_font_description_free(description)
 
+        let attributes = rk_pango_attr_list_new()
+        defer { rk_pango_attr_list_unref(attributes) }
+        var hasAttributes = addSpanAttributes(spans, to: attributes)
         let scale = Double(RK_PANGO_SCALE)
         if let width, width.isFinite, width > 0 {
             rk_pango_layout_set_width(pango, Int32(min(width * scale, Double(Int32.max))))
@@ -46,10 +99,8 @@ struct TextEngine {
             case .character:
                 rk_pango_layout_set_wrap(pango, RK_PANGO_WRAP_CHAR)
                 // Pango hyphenates words it breaks; breaking "anywhere" means no hyphens.
-                let attributes = rk_pango_attr_list_new()
                 rk_pango_attr_list_insert(attributes, rk_pango_attr_insert_hyphens_new(0))
-                rk_pango_layout_set_attributes(pango, attributes)
-                rk_pango_attr_list_unref(attributes)
+                hasAttributes = true
             case .wordOrCharacter, .none: rk_pango_layout_set_wrap(pango, RK_PANGO_WRAP_WORD_CHAR)
             }
             if let maxLines = style.maxLines, maxLines > 0 {
@@ -60,14 +111,13 @@ struct TextEngine {
                 rk_pango_layout_set_ellipsize(pango, RK_PANGO_ELLIPSIZE_END)
             }
         }
-        switch style.alignment {
+        if hasAttributes { rk_pango_layout_set_attributes(pango, attributes) }
+        switch physicalAlignment(style.alignment, isRightToLeft: isRightToLeft) {
         case .left: rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_LEFT)
         case .center: rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_CENTER)
-        case .right: rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_RIGHT)
-        case .justified:
-            rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_LEFT)
-            rk_pango_layout_set_justify(pango, 1)
+        default: rk_pango_layout_set_alignment(pango, RK_PANGO_ALIGN_RIGHT)
         }
+        if style.alignment == .justified { rk_pango_layout_set_justify(pango, 1) }
         if style.lineSpacing.isFinite, style.lineSpacing != 0 {
             // Canvases check the spacing against `TextLimits` first; clamped here all the same.
             rk_pango_layout_set_spacing(pango, Int32(min(max(style.lineSpacing * scale, -1e9), 1e9)))
@@ -76,5 +126,56 @@ struct TextEngine {
             rk_pango_layout_set_line_spacing(pango, Float(style.lineHeightMultiple))
         }
         return layout
+    }
+
+    /// Whether `text` set in `direction` runs right to left: `auto` follows its first strongly
+    /// directional character.
+    static func isRightToLeft(_ text: String, _ direction: TextStyle.Direction) -> Bool {
+        switch direction {
+        case .ltr: false
+        case .rtl: true
+        case .auto: text.withCString { rk_pango_find_base_dir($0, -1) } == RK_PANGO_DIRECTION_RTL
+        }
+    }
+
+    /// `left`, `center` or `right`: where lines go for `alignment` in text of that direction
+    /// (justified text's last line sits at its start).
+    static func physicalAlignment(_ alignment: TextStyle.Alignment, isRightToLeft: Bool) -> TextStyle.Alignment {
+        switch alignment {
+        case .natural, .justified: isRightToLeft ? .right : .left
+        case .left, .center, .right: alignment
+        }
+    }
+
+    /// Adds each styled span's overrides over its byte range; false when every span is plain.
+    private static func addSpanAttributes(_ spans: [TextSpan], to list: OpaquePointer?) -> Bool {
+        var start: UInt32 = 0
+        var added = false
+        for span in spans {
+            let end = start + UInt32(span.text.utf8.count)
+            defer { start = end }
+            guard !span.isPlain, end > start else { continue }
+            func insert(_ attribute: UnsafeMutablePointer<rk_pango_attribute>?) {
+                guard let attribute else { return }
+                attribute.pointee.start_index = start
+                attribute.pointee.end_index = end
+                rk_pango_attr_list_insert(list, attribute)
+                added = true
+            }
+            if let font = span.font {
+                let description = rk_pango_font_description_from_string(font)
+                insert(rk_pango_attr_font_desc_new(description))
+                rk_pango_font_description_free(description)
+            }
+            if let weight = span.weight { insert(rk_pango_attr_weight_new(Int32(weight.rawValue))) }
+            if let color = span.color {
+                func channel(_ value: Double) -> UInt16 { UInt16((min(max(value, 0), 1) * 65535).rounded()) }
+                insert(rk_pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)))
+                insert(rk_pango_attr_foreground_alpha_new(channel(color.alpha)))
+            }
+            if span.underline { insert(rk_pango_attr_underline_new(Int32(RK_PANGO_UNDERLINE_SINGLE))) }
+            if span.strikethrough { insert(rk_pango_attr_strikethrough_new(1)) }
+        }
+        return added
     }
 }

@@ -2,11 +2,10 @@ internal import CCairo
 internal import CPangoLoader
 import Foundation
 
-/// A Pango font map and context for the current thread. Pango font maps are not thread-safe,
+/// A Pango font map for the current thread. Pango font maps are not thread-safe,
 /// so each thread that draws text gets its own, all reading one shared fontconfig configuration.
 final class ThreadFontMap {
     let fontMap: OpaquePointer
-    let context: OpaquePointer
     let generation: Int
     let configuration: FontConfiguration
 
@@ -15,7 +14,19 @@ final class ThreadFontMap {
         self.generation = generation
         fontMap = rk_pango_cairo_font_map_new_for_font_type(Int32(CAIRO_FONT_TYPE_FT.rawValue))
         rk_pango_fc_font_map_set_config(fontMap, configuration.config)
-        context = rk_pango_font_map_create_context(fontMap)
+    }
+
+    deinit {
+        rk_g_object_unref(UnsafeMutableRawPointer(fontMap))
+    }
+
+    /// A new Pango context on this font map, owned by the caller (released with
+    /// `rk_g_object_unref`). Each layout gets its own: a context's direction and transform
+    /// are read again whenever a layout made on it is measured or shown, so a context shared
+    /// by layouts kept for later would re-lay them out under another layout's settings.
+    /// Contexts with equal settings share the font map's caches.
+    func makeContext() -> OpaquePointer {
+        let context: OpaquePointer = rk_pango_font_map_create_context(fontMap)
         // Fixed rendering: grey antialiasing, no hinting, unrounded glyph positions; text
         // then scales exactly with the canvas and looks the same on every machine.
         let options = cairo_font_options_create()
@@ -31,11 +42,7 @@ final class ThreadFontMap {
         let fallback = rk_pango_font_description_from_string("DejaVu Sans 13")
         rk_pango_context_set_font_description(context, fallback)
         rk_pango_font_description_free(fallback)
-    }
-
-    deinit {
-        rk_g_object_unref(UnsafeMutableRawPointer(context))
-        rk_g_object_unref(UnsafeMutableRawPointer(fontMap))
+        return context
     }
 
     private static let key: pthread_key_t = {

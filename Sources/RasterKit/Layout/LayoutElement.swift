@@ -1,0 +1,65 @@
+/// One box of a layout — a ``Stack``, a ``Spacer``, ``Text``, an ``Image``, an ``SVG``, a
+/// ``Drawing``, a ``CustomElement`` or a ``ComponentElement`` — with the sizing rules its
+/// parent places it by (``LayoutSizing``, set with the modifiers of ``LayoutContent``).
+///
+/// ```swift
+/// let chip = Stack(.depth) {
+///     Drawing { canvas, rect in
+///         canvas.fill(Path(roundedRect: rect, cornerRadius: rect.height / 2), with: .color(.blue))
+///     }
+///     Stack(.horizontal, spacing: 6, padding: EdgeInsets(top: 4, left: 10, bottom: 4, right: 10)) {
+///         SVG(star).frame(width: 16, height: 16)
+///         Text("Favourite", style: TextStyle(font: "DejaVu Sans Bold 13", color: .white, maxLines: 1))
+///     }
+/// }
+/// try canvas.draw(chip, in: Rect(size: size))
+/// ```
+///
+/// See <doc:Layout> for how stacks share out their space.
+public struct LayoutElement: LayoutContent {
+    /// What the element shows.
+    enum Content {
+        case stack(Stack)
+        case spacer(minimumLength: Double)
+        case text([TextSpan], TextStyle)
+        /// Content of a natural size that keeps its aspect ratio: an image, an SVG.
+        case aspect(natural: Size, draw: (Canvas, Rect) throws -> Void)
+        /// Takes the size it is offered, or none when offered none.
+        case drawing((Canvas, Rect) throws -> Void)
+        case custom(sizeThatFits: (ProposedSize, Canvas) throws -> Size, draw: (Canvas, Rect) throws -> Void)
+        /// Another element, drawn through a closure that wraps its drawing.
+        indirect case effect(LayoutElement, around: (Canvas, Rect, () throws -> Void) throws -> Void)
+    }
+
+    let content: Content
+    /// The size the element asks for and how it grows and aligns in a stack.
+    public var sizing: LayoutSizing
+
+    init(_ content: Content, sizing: LayoutSizing = LayoutSizing()) {
+        self.content = content
+        self.sizing = sizing
+    }
+
+    /// Itself.
+    public var element: LayoutElement { self }
+}
+
+/// A size offered to an element; an axis left nil asks for the element's ideal length on it.
+public struct ProposedSize: Hashable, Sendable {
+    /// The width offered, in points.
+    public var width: Double?
+    /// The height offered, in points.
+    public var height: Double?
+
+    /// A proposal of `width` × `height`.
+    public init(width: Double?, height: Double?) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Exactly `size`.
+    public init(_ size: Size) { self.init(width: size.width, height: size.height) }
+
+    /// Nothing offered: the element's ideal size.
+    public static let unspecified = ProposedSize(width: nil, height: nil)
+}

@@ -1,0 +1,283 @@
+internal import CCairo
+
+/// Measures and places layout elements on one canvas. Text is measured with the canvas's own
+/// text engine, which keeps each layout for the draw, so a text measured by its stack is not
+/// laid out again to be drawn.
+struct LayoutEngine {
+    /// A measured element: its size, and the distance from its top to its first baseline when
+    /// it shows text.
+    struct Measured {
+        var size: Size
+        var baseline: Double?
+    }
+
+    /// Where the walk is: the direction rows run in and how deep stacks are nested.
+    struct Context {
+        var direction: LayoutDirection
+        var depth = 0
+    }
+
+    /// Where a stack's children go, relative to its padded inner box.
+    struct Arrangement {
+        var frames: [Rect]
+        /// The inner box's size: the children's extent, or the box given.
+        var size: Size
+        var baseline: Double?
+    }
+
+    let canvas: Canvas
+
+    /// The longest length a layout may state: the longest side RasterKit draws, in points.
+    var maximumLength: Double { Double(canvas.environment.limits.pixels.maximumSide) }
+
+    // MARK: Measuring
+
+    /// The size `element` takes when offered `proposal`: its fixed lengths, else its content's
+    /// size within its bounds.
+    func measure(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
+        let sizing = element.sizing
+        try sizing.validate(maximum: maximumLength)
+        var offered = ProposedSize(width: sizing.width ?? proposal.width.map { sizing.clamp($0, .horizontal) },
+                                   height: sizing.height ?? proposal.height.map { sizing.clamp($0, .vertical) })
+        var content = try measureContent(element, offered, context)
+        // Asked for its ideal size, content wider or taller than its maximum is measured again at
+        // the maximum, so text wraps there rather than being cut.
+        var again = false
+        if offered.width == nil, let maximum = sizing.maxWidth, content.size.width > maximum {
+            offered.width = maximum
+            again = true
+        }
+        if offered.height == nil, let maximum = sizing.maxHeight, content.size.height > maximum {
+            offered.height = maximum
+            again = true
+        }
+        if again { content = try measureContent(element, offered, context) }
+        let size = Size(width: sizing.width ?? sizing.clamp(content.size.width, .horizontal),
+                        height: sizing.height ?? sizing.clamp(content.size.height, .vertical))
+        return Measured(size: size, baseline: content.baseline)
+    }
+
+    private func measureContent(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
+        switch element.content {
+        case .stack(let stack):
+            let padding = stack.padding
+            let inner = ProposedSize(width: proposal.width.map { max($0 - padding.horizontal, 0) },
+                                     height: proposal.height.map { max($0 - padding.vertical, 0) })
+            let arrangement = try arrange(stack, inner: inner, exact: false, context)
+            return Measured(size: Size(width: arrangement.size.width + padding.horizontal,
+                                       height: arrangement.size.height + padding.vertical),
+                            baseline: arrangement.baseline.map { $0 + padding.top })
+        case .spacer:
+            return Measured(size: .zero)
+        case let .text(spans, style):
+            let metrics = canvas.measure(spans, style: style, width: proposal.width, height: proposal.height)
+            let width = proposal.width.map { min(metrics.size.width, $0) } ?? metrics.size.width
+            return Measured(size: Size(width: width, height: metrics.size.height), baseline: metrics.firstBaseline)
+        case .aspect(let natural, _):
+            return Measured(size: Self.aspectSize(natural: natural, proposal, element.sizing))
+        case .drawing:
+            return Measured(size: Size(width: proposal.width ?? 0, height: proposal.height ?? 0))
+        case .custom(let sizeThatFits, _):
+            let size = try sizeThatFits(proposal, canvas)
+            for (name, value) in [("custom width", size.width), ("custom height", size.height)]
+            where !(value.isFinite && value >= 0 && value <= maximumLength) {
+                throw LayoutError.invalidLength(name: name, value: value, maximum: maximumLength)
+            }
+            return Measured(size: size)
+        case .effect(let inner, _):
+            return try measure(inner, proposal, context)
+        }
+    }
+
+    /// Content with an aspect ratio: a fixed length on one axis sets the other; otherwise its
+    /// natural size, scaled down (never up) to fit what is offered.
+    static func aspectSize(natural: Size, _ proposal: ProposedSize, _ sizing: LayoutSizing) -> Size {
+        guard natural.width > 0, natural.height > 0 else { return Size(width: proposal.width ?? 0, height: proposal.height ?? 0) }
+        let ratio = natural.width / natural.height
+        switch (sizing.width, sizing.height) {
+        case let (width?, nil): return Size(width: width, height: width / ratio)
+        case let (nil, height?): return Size(width: height * ratio, height: height)
+        case let (width?, height?): return Size(width: width, height: height)
+        case (nil, nil):
+            var factor = 1.0
+            if let width = proposal.width { factor = min(factor, width / natural.width) }
+            if let height = proposal.height { factor = min(factor, height / natural.height) }
+            return Size(width: natural.width * factor, height: natural.height * factor)
+        }
+    }
+
+    // MARK: Stacks
+
+    /// Where `stack`'s children go in an inner box of `inner` (an axis nil: as long as the
+    /// children need). `exact` boxes are the stack's own when it is drawn; otherwise the stack
+    /// is being measured and hugs its children across its axis.
+    func arrange(_ stack: Stack, inner: ProposedSize, exact: Bool, _ context: Context) throws -> Arrangement {
+        try stack.validate(maximum: maximumLength)
+        guard context.depth < Stack.maximumDepth else { throw LayoutError.nestedTooDeeply(limit: Stack.maximumDepth) }
+        var nested = context
+        nested.depth += 1
+        if let direction = stack.direction { nested.direction = direction }
+        switch stack.axis {
+        case .depth: return try arrangeDepth(stack, inner: inner, nested)
+        case .horizontal: return try arrangeLine(stack, main: .horizontal, inner: inner, exact: exact, nested)
+        case .vertical: return try arrangeLine(stack, main: .vertical, inner: inner, exact: exact, nested)
+        }
+    }
+
+    private func arrangeDepth(_ stack: Stack, inner: ProposedSize, _ context: Context) throws -> Arrangement {
+        let first = try stack.children.map { try measure($0, inner, context).size }
+        let box = Size(width: inner.width ?? first.map(\.width).max() ?? 0,
+                       height: inner.height ?? first.map(\.height).max() ?? 0)
+        var frames: [Rect] = []
+        var baseline: Double?
+        for child in stack.children {
+            // Sized for the whole box, so content without a size of its own fills it.
+            let measured = try measure(child, ProposedSize(box), context)
+            let alignment = child.sizing.alignment ?? stack.alignment
+            let x = Self.offset(free: box.width - measured.size.width, alignment, reversed: context.direction == .rtl)
+            let y = Self.offset(free: box.height - measured.size.height, alignment, reversed: false)
+            let frame = Rect(x: x, y: y, width: measured.size.width, height: measured.size.height)
+            if baseline == nil, let childBaseline = measured.baseline { baseline = y + childBaseline }
+            frames.append(frame)
+        }
+        return Arrangement(frames: frames, size: box, baseline: baseline)
+    }
+
+    private func arrangeLine(_ stack: Stack, main: LayoutAxis, inner: ProposedSize, exact: Bool,
+                             _ context: Context) throws -> Arrangement {
+        let cross = main.other
+        let crossOffered = Self.length(inner, cross)
+        func proposal(main length: Double?) -> ProposedSize {
+            main == .horizontal ? ProposedSize(width: length, height: crossOffered)
+                : ProposedSize(width: crossOffered, height: length)
+        }
+        // Each child's claim on the main axis, from its ideal length.
+        var claims: [StackDistribution.Claim] = []
+        for child in stack.children {
+            let sizing = child.sizing
+            try sizing.validate(maximum: maximumLength)
+            let fixed = sizing.fixed(main)
+            let ideal: Double
+            let shrinks: Bool
+            if case .spacer(let minimumLength) = child.content {
+                guard minimumLength.isFinite, minimumLength >= 0, minimumLength <= maximumLength else {
+                    throw LayoutError.invalidLength(name: "spacer minimumLength", value: minimumLength, maximum: maximumLength)
+                }
+                ideal = fixed ?? sizing.clamp(minimumLength, main)
+                shrinks = false
+            } else {
+                ideal = Self.length(try measure(child, proposal(main: nil), context).size, main)
+                shrinks = fixed == nil && child.content.reflows
+            }
+            claims.append(StackDistribution.Claim(
+                ideal: ideal, minimum: fixed ?? sizing.minimum(main) ?? (shrinks ? 0 : ideal),
+                maximum: fixed ?? sizing.maximum(main) ?? .infinity, grow: fixed == nil ? sizing.grow : 0))
+        }
+        let lengths = StackDistribution.lengths(for: claims, spacing: stack.spacing, available: Self.length(inner, main))
+
+        // Across the axis: each child at the length it got.
+        var crossLengths: [Double] = []
+        var baselines: [Double?] = []
+        for (child, length) in zip(stack.children, lengths) {
+            if case .spacer = child.content {
+                crossLengths.append(0)
+                baselines.append(nil)
+                continue
+            }
+            let measured = try measure(child, proposal(main: length), context)
+            crossLengths.append(Self.length(measured.size, cross))
+            baselines.append(measured.baseline)
+        }
+        let isSpacer = stack.children.map { if case .spacer = $0.content { true } else { false } }
+        // Baseline alignment in a row: children without text line up by their bottom edge.
+        let baselineAligned = stack.children.indices.filter {
+            main == .horizontal && !isSpacer[$0] && (stack.children[$0].sizing.alignment ?? stack.alignment) == .baseline
+        }
+        let commonBaseline = baselineAligned.map { baselines[$0] ?? crossLengths[$0] }.max() ?? 0
+        let hugged = stack.children.indices.map { index in
+            baselineAligned.contains(index) ? commonBaseline - (baselines[index] ?? crossLengths[index]) + crossLengths[index]
+                : crossLengths[index]
+        }.max() ?? 0
+        let crossBox = exact ? (crossOffered ?? hugged) : hugged
+        let mainExtent = lengths.reduce(0, +) + stack.spacing * Double(max(lengths.count - 1, 0))
+        let mainBox = exact ? (Self.length(inner, main) ?? mainExtent) : mainExtent
+        // A row runs from the right in right-to-left layouts; a column's cross axis does.
+        let mirrorsMain = main == .horizontal && context.direction == .rtl
+        let mirrorsCross = main == .vertical && context.direction == .rtl
+
+        var frames: [Rect] = []
+        var baseline: Double?
+        var cursor = 0.0
+        for index in stack.children.indices {
+            let length = lengths[index], crossLength = crossLengths[index]
+            let mainPosition = mirrorsMain ? mainBox - cursor - length : cursor
+            cursor += length + stack.spacing
+            let crossPosition: Double
+            if baselineAligned.contains(index) {
+                crossPosition = commonBaseline - (baselines[index] ?? crossLength)
+            } else {
+                let alignment = stack.children[index].sizing.alignment ?? stack.alignment
+                crossPosition = Self.offset(free: crossBox - crossLength, alignment, reversed: mirrorsCross)
+            }
+            let frame = main == .horizontal
+                ? Rect(x: mainPosition, y: crossPosition, width: length, height: crossLength)
+                : Rect(x: crossPosition, y: mainPosition, width: crossLength, height: length)
+            if baseline == nil, let childBaseline = baselines[index] { baseline = frame.minY + childBaseline }
+            frames.append(frame)
+        }
+        let size = main == .horizontal ? Size(width: mainBox, height: crossBox) : Size(width: crossBox, height: mainBox)
+        return Arrangement(frames: frames, size: size, baseline: baseline)
+    }
+
+    /// Where something `free` points shorter than its box starts, for an alignment.
+    private static func offset(free: Double, _ alignment: Stack.Alignment, reversed: Bool) -> Double {
+        switch alignment {
+        case .start, .baseline: reversed ? free : 0
+        case .center: free / 2
+        case .end: reversed ? 0 : free
+        }
+    }
+
+    private static func length(_ size: Size, _ axis: LayoutAxis) -> Double { axis == .horizontal ? size.width : size.height }
+    private static func length(_ proposal: ProposedSize, _ axis: LayoutAxis) -> Double? {
+        axis == .horizontal ? proposal.width : proposal.height
+    }
+
+    // MARK: Drawing
+
+    /// Draws `element` filling `rect`.
+    func draw(_ element: LayoutElement, in rect: Rect, _ context: Context) throws {
+        try element.sizing.validate(maximum: maximumLength)
+        switch element.content {
+        case .stack(let stack):
+            let box = rect.inset(by: stack.padding)
+            let arrangement = try arrange(stack, inner: ProposedSize(box.size), exact: true, context)
+            var nested = context
+            nested.depth += 1
+            if let direction = stack.direction { nested.direction = direction }
+            for (child, frame) in zip(stack.children, arrangement.frames) {
+                try draw(child, in: frame.offsetBy(dx: box.minX, dy: box.minY), nested)
+            }
+        case .spacer:
+            break
+        case let .text(spans, style):
+            canvas.draw(spans, in: rect, style: style)
+        case .aspect(_, let draw), .drawing(let draw), .custom(_, let draw):
+            try draw(canvas, rect)
+        case let .effect(inner, around):
+            try around(canvas, rect) { try self.draw(inner, in: rect, context) }
+        }
+    }
+}
+
+extension LayoutElement.Content {
+    /// Whether the content can be given less than its ideal length along a stack and still
+    /// show (text wraps or is cut, a stack passes the loss on), rather than be squashed.
+    var reflows: Bool {
+        switch self {
+        case .text, .stack, .drawing, .custom: true
+        case .spacer, .aspect: false
+        case .effect(let inner, _): inner.content.reflows
+        }
+    }
+}

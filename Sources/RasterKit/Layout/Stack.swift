@@ -1,0 +1,110 @@
+/// Children placed one after another along an axis — a row, a column — or on top of one
+/// another, with spacing between them and padding around them.
+///
+/// Along a row or column each child first gets its ideal length (its content's, or its fixed
+/// frame); space left over is shared among children with ``LayoutSizing/grow`` in proportion
+/// to it, up to their maximums, and space missing is taken from children that can give it
+/// (text and stacks without a fixed length), in proportion to their lengths, down to their
+/// minimums. Across the axis each child is as long as its content at the length it got, and is
+/// placed by its alignment. Content with no size of its own (a ``LayoutElement/drawing(_:)``)
+/// spans the cross axis. A depth stack is as large as its largest child; each child is sized
+/// for the whole stack and aligned in it.
+public struct Stack: LayoutContent {
+    /// Which way children follow one another.
+    public enum Axis: String, Hashable, Sendable, CaseIterable {
+        /// A row, from the leading edge.
+        case horizontal
+        /// A column, from the top.
+        case vertical
+        /// Children on top of one another, the first at the bottom.
+        case depth
+    }
+
+    /// Where children sit across the stack's axis.
+    public enum Alignment: String, Hashable, Sendable, CaseIterable {
+        /// The leading edge (a column's) or the top (a row's).
+        case start
+        /// The middle.
+        case center
+        /// The trailing edge or the bottom.
+        case end
+        /// In a row: the first baselines of text line up; children without text sit on their
+        /// bottom edge. Elsewhere the same as `start`.
+        case baseline
+    }
+
+    /// The most children one stack may hold: a bound on the work of one layout.
+    public static let maximumChildren = 1_000
+    /// The deepest stacks may be nested.
+    public static let maximumDepth = 64
+
+    /// The axis children follow.
+    public var axis: Axis
+    /// Points between neighbouring children (spacers included); 0 or more.
+    public var spacing: Double
+    /// Points between the stack's edges and its children; each 0 or more.
+    public var padding: EdgeInsets
+    /// Where children sit across the axis (on both axes in a depth stack), unless a child
+    /// says otherwise.
+    public var alignment: Alignment
+    /// The direction rows run in, for this stack and those inside it; nil keeps the parent's
+    /// (left to right at the top).
+    public var direction: LayoutDirection?
+    /// The children, placed in order.
+    public var children: [LayoutElement]
+
+    /// A stack of the children `content` lists.
+    public init(_ axis: Axis, spacing: Double = 0, padding: EdgeInsets = .zero, alignment: Alignment = .center,
+                direction: LayoutDirection? = nil, @LayoutBuilder content: () -> [LayoutElement]) {
+        self.init(axis, spacing: spacing, padding: padding, alignment: alignment, direction: direction, children: content())
+    }
+
+    /// A stack of `children`.
+    public init(_ axis: Axis, spacing: Double = 0, padding: EdgeInsets = .zero, alignment: Alignment = .center,
+                direction: LayoutDirection? = nil, children: [LayoutElement]) {
+        self.axis = axis
+        self.spacing = spacing
+        self.padding = padding
+        self.alignment = alignment
+        self.direction = direction
+        self.children = children
+    }
+
+    /// The stack as an element.
+    public var element: LayoutElement { LayoutElement(.stack(self)) }
+
+    /// Throws ``LayoutError`` for negative or non-finite spacing or padding, and for more
+    /// children than ``maximumChildren``.
+    func validate(maximum: Double) throws(LayoutError) {
+        guard spacing.isFinite, spacing >= 0, spacing <= maximum else {
+            throw .invalidLength(name: "spacing", value: spacing, maximum: maximum)
+        }
+        for (name, value) in [("padding top", padding.top), ("padding left", padding.left),
+                              ("padding bottom", padding.bottom), ("padding right", padding.right)] {
+            guard value.isFinite, value >= 0, value <= maximum else { throw .invalidLength(name: name, value: value, maximum: maximum) }
+        }
+        guard children.count <= Self.maximumChildren else { throw .tooManyChildren(children.count, limit: Self.maximumChildren) }
+    }
+}
+
+/// Builds a list of layout elements from statements: one element per line, with `if`, `switch`
+/// and `for` choosing and repeating them.
+@resultBuilder
+public enum LayoutBuilder {
+    /// One element.
+    public static func buildExpression(_ content: some LayoutContent) -> [LayoutElement] { [content.element] }
+    /// Elements made elsewhere, in order.
+    public static func buildExpression(_ elements: [LayoutElement]) -> [LayoutElement] { elements }
+    /// Several elements, in order.
+    public static func buildBlock(_ parts: [LayoutElement]...) -> [LayoutElement] { parts.flatMap { $0 } }
+    /// The elements of an `if` without `else`, or none.
+    public static func buildOptional(_ part: [LayoutElement]?) -> [LayoutElement] { part ?? [] }
+    /// The branch taken.
+    public static func buildEither(first part: [LayoutElement]) -> [LayoutElement] { part }
+    /// The branch taken.
+    public static func buildEither(second part: [LayoutElement]) -> [LayoutElement] { part }
+    /// The elements of every pass of a `for` loop.
+    public static func buildArray(_ parts: [[LayoutElement]]) -> [LayoutElement] { parts.flatMap { $0 } }
+    /// The elements of an `if #available` branch.
+    public static func buildLimitedAvailability(_ part: [LayoutElement]) -> [LayoutElement] { part }
+}
