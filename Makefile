@@ -13,9 +13,11 @@ BIN := .build/debug
 # benchmark, which also starts an nginx of its own), poppler-utils (the PDF output tests read
 # documents back with pdftocairo, pdffonts and pdfinfo), aapt (Android's packager: the
 # nine-patch tests have it compile every .9.png) and faketime (the key tests run a process on
-# dates either side of a daylight-saving switch).
+# dates either side of a daylight-saving switch). The Noto fonts are the documented fallback set
+# for scripts and emoji DejaVu lacks (`fallbackFonts: noto`), used only when asked for.
 DEBIAN_PACKAGES := libcairo2-dev libpango1.0-dev librsvg2-dev libpng-dev libfontconfig1-dev \
-                   libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt faketime
+                   libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core librsvg2-bin libwebp-dev nginx wrk poppler-utils aapt faketime \
+                   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 
 .PHONY: all deps build build-tests cli demo check test test-all test-example test-static-keys test-thread docs bench bench-serve fuzz fuzz-build clean
 

@@ -11,7 +11,7 @@ import PackageDescription
 let rasterKitPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .lastPathComponent.lowercased()
 
-let benchmarkTargets = ["Drawing", "StateKeys", "Scheduling", "DiskStore", "SVG", "Diff", "Batch", "FreshFolder", "Processing", "RemoteCache"]
+let benchmarkTargets = ["Drawing", "StateKeys", "Scheduling", "DiskStore", "SVG", "Diff", "Batch", "FreshFolder", "Processing", "RemoteCache", "Layout"]
 
 let package = Package(
     name: "RasterKitBenchmarks",

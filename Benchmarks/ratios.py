@@ -146,6 +146,22 @@ for stage in ["roundedCorners 16", "circle", "tint", "opacity 0.5", "resize to 1
                    "{:.2f}×", lambda v: v <= 1.2, "≤ 1.2×"))
 
 
+CHECKS += [
+    (43, "layout: a 20-child card through stacks − at fixed frames, ÷ drawing it",
+     lambda r: None if wall_ns(r, "layout: 20-child card drawn through stacks") is None
+     else ratio(wall_ns(r, "layout: 20-child card drawn through stacks") - wall_ns(r, "layout: 20-child card drawn at fixed frames (baseline)"),
+                wall_ns(r, "layout: 20-child card drawn at fixed frames (baseline)")),
+     "{:.1%}", lambda v: v <= 0.10, "≤ 10 %"),
+    (43, "layout: memory-cache hit, laid out ÷ hand-placed",
+     lambda r: ratio(wall_ns(r, "layout: memory-cache hit of the laid-out card"),
+                     wall_ns(r, "layout: memory-cache hit of the hand-placed card (baseline)")),
+     "{:.2f}×", lambda v: v <= 1.05, "≤ 1.05× (no slower)"),
+    (43, "layout: measuring an auto-width chip ÷ drawing it",
+     lambda r: ratio(wall_ns(r, "layout: measure an auto-width chip"), wall_ns(r, "layout: draw the chip at its measured size (baseline)")),
+     "{:.1%}", lambda v: v <= 0.20, "≤ 20 %"),
+]
+
+
 def imagemagick_blur_ns(r):
     """ImageMagick's -blur 0x8 alone: (four blurs − none) ÷ 4, so starting convert and decoding the PNG are left out."""
     four, none = wall_ns(r, "ImageMagick read 512² PNG, 4 × -blur 0x8 (baseline)"), wall_ns(r, "ImageMagick read 512² PNG, no blur (baseline)")

@@ -43,6 +43,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
+    @OptionGroup(title: "Fonts") var fonts: FontOptions
+
     @Option(help: "Write every component in this format instead of the formats its outputs name.")
     var format: ExportFormat?
 
@@ -109,6 +111,7 @@ struct RenderCommand: ParsableCommand {
                               contactSheet: contactSheet.map { URL(fileURLWithPath: $0) })
         run.webpQuality = quality
         run.data = try manifestData()
+        run.fontDirectories = fonts.urls
         if listOutputs {
             do {
                 guard case .ready(let prepared) = try run.prepare() else { return }

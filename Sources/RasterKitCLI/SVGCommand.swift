@@ -56,6 +56,8 @@ struct SVGCommand: ParsableCommand {
 
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
+    @OptionGroup(title: "Fonts") var fonts: FontOptions
+
     @Flag(name: .customLong("allow-external-references"),
           help: "Let each SVG load images and other files from its own folder (off: nothing outside the SVG loads).")
     var allowExternalReferences = false
@@ -100,6 +102,7 @@ struct SVGCommand: ParsableCommand {
         var batch = Self.batch(inputs: inputs, sizes: sizes, scales: scales, mode: mode, tint: try tint.map(Self.parseTint),
                                allowExternalReferences: allowExternalReferences)
         batch.post = try postSteps()
+        batch.fonts = fonts.digest
         // An existing store is opened on another thread while the outputs are planned: on a
         // warm run the two take about as long. A missing one is made only once the plan holds.
         let opening = listOutputs ? nil : caching.openExistingStoreInBackground()

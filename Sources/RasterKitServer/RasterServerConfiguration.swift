@@ -13,6 +13,8 @@ public struct RasterServerConfiguration: Sendable {
     public var manifest: URL?
     /// The folder whose SVGs `/icons/…` serves; nil for none.
     public var icons: URL?
+    /// Folders of fonts the manifest's text may use besides its own `fonts:` (`--font-dir`).
+    public var fontDirectories: [URL] = []
     /// The most pixels one render may have (width × height × scale²); default 4 Mi.
     public var maximumPixels: Int = 4 << 20
     /// The longest side, in points, a request may ask for.

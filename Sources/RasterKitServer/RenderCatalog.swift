@@ -26,7 +26,7 @@ final class RenderCatalog: Sendable {
             stamps[manifestURL.path] = FileChangeStamp(path: manifestURL.path)
             let manifest: Manifest
             do {
-                manifest = try Manifest(contentsOf: manifestURL, limits: limits)
+                manifest = try Manifest(contentsOf: manifestURL, limits: limits, fontDirectories: configuration.fontDirectories)
             } catch {
                 throw ServerSetupError(error.problems.map(\.description).joined(separator: "\n"))
             }

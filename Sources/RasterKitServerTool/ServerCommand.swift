@@ -37,6 +37,8 @@ struct ServerCommand: AsyncParsableCommand {
 
     @OptionGroup var caching: CacheOptions
 
+    @OptionGroup(title: "Fonts") var fonts: FontOptions
+
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("The most pixels one render may have.", valueName: "N"))
     var maxPixels = 4 << 20
 
@@ -74,6 +76,7 @@ struct ServerCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = RasterServerConfiguration(manifest: manifest.map { URL(fileURLWithPath: $0) },
                                                       icons: icons.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        configuration.fontDirectories = fonts.urls
         configuration.maximumPixels = maxPixels
         configuration.maxAge = maxAge
         configuration.renderQueueLimit = queueLimit

@@ -371,3 +371,35 @@ import RasterKit
         }
     }
 }
+
+/// `--font-dir` on `render` and `svg`.
+@Suite struct FontDirectoryOptionTests {
+    @Test func aFontFolderIsUsedKeyedAndCheckedUpFront() throws {
+        let folder = TestScratch.path("rasterkit-fonts")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("fonts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+                                         toPath: folder.appendingPathComponent("fonts/Sans.ttf").path)
+        let manifest = folder.appendingPathComponent("m.yaml")
+        try Data("""
+            components:
+              c:
+                sizes: ["120x30"]
+                layers: [text: {text: Hamburgefonstiv, font: Noto Sans 16}]
+            """.utf8).write(to: manifest)
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let plain = try CLI.run(["render", manifest.path, "--out", folder.appendingPathComponent("a").path, "--cache", store])
+        let fonted = try CLI.run(["render", manifest.path, "--out", folder.appendingPathComponent("b").path, "--cache", store,
+                                  "--font-dir", folder.appendingPathComponent("fonts").path])
+        #expect(plain.status == 0 && fonted.status == 0)
+        #expect(fonted.stdout.contains("1 rendered"))   // another key: not served from the store
+        let a = try Data(contentsOf: folder.appendingPathComponent("a/c-default.png"))
+        let b = try Data(contentsOf: folder.appendingPathComponent("b/c-default.png"))
+        #expect(a != b)
+        let missing = try CLI.run(["render", manifest.path, "--out", folder.appendingPathComponent("c").path,
+                                   "--font-dir", folder.appendingPathComponent("nowhere").path])
+        #expect(missing.status == 2 && missing.stderr.contains("--font-dir"))
+        let svgMissing = try CLI.run(["svg", manifest.path, "--out", folder.appendingPathComponent("d").path, "--sizes", "24",
+                                      "--font-dir", ""])
+        #expect(svgMissing.status == 2)
+    }
+}

@@ -29,13 +29,15 @@ public enum FontLibrary {
         var generation = 1
         var userDirectories: [String] = []
         var userFiles: [String] = []
+        var fallbackFiles: [String] = []
         var includesSystemFonts = false
         var configuration: FontConfiguration?
     }
 
     private static let state = Lock(State())
 
-    /// Makes the fonts in `directory` (and its subdirectories) available to text drawing.
+    /// Makes the fonts in `directory` (and its subdirectories) available to text drawing; a
+    /// directory registered before is left as it is.
     /// Throws ``FontError`` when the directory does not exist or holds no font fontconfig reads.
     public static func register(directory: URL) throws {
         let path = directory.standardizedFileURL.path
@@ -43,14 +45,28 @@ public enum FontLibrary {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw FontError.notFound(path: path)
         }
+        guard !state.withLock({ $0.userDirectories.contains(path) }) else { return }
         try update { $0.userDirectories.append(path) }
     }
 
-    /// Makes one font file available to text drawing.
+    /// Makes one font file available to text drawing; a file registered before is left as it is.
     public static func register(fontFile: URL) throws {
         let path = fontFile.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else { throw FontError.notFound(path: path) }
+        guard !state.withLock({ $0.userFiles.contains(path) }) else { return }
         try update { $0.userFiles.append(path) }
+    }
+
+    /// Also uses a documented set of fonts for scripts and symbols the DejaVu fonts lack, after
+    /// them: text DejaVu can draw looks exactly as before, and other characters are drawn with
+    /// the set's fonts instead of empty boxes. Throws ``FontError/fallbackFontsMissing(_:missing:package:)``
+    /// naming the Debian packages to install when a file of the set is not there.
+    public static func useFallbackFonts(_ fonts: FallbackFonts) throws {
+        let files = try fonts.resolvedFiles()
+        guard !state.withLock({ current in files.allSatisfy(current.fallbackFiles.contains) }) else { return }
+        try update { state in
+            for file in files where !state.fallbackFiles.contains(file) { state.fallbackFiles.append(file) }
+        }
     }
 
     /// Also uses every font the machine's own fontconfig setup knows. Output then depends on
@@ -84,14 +100,26 @@ public enum FontLibrary {
     }
 
     /// Builds the configuration for a changed state first, so a failing registration leaves
-    /// the previous configuration in place.
+    /// the previous configuration in place. A font registered earlier that has since gone (a
+    /// temporary folder removed, a file replaced by something fontconfig cannot read) is dropped
+    /// rather than allowed to refuse every later registration.
     private static func update(_ change: (inout State) -> Void) throws {
         try state.withLock { current in
             var next = current
             change(&next)
-            next.configuration = try FontConfiguration(
-                defaultFiles: resolveDefaultFiles(), userDirectories: next.userDirectories,
-                userFiles: next.userFiles, includeSystemFonts: next.includesSystemFonts)
+            let before = Set(current.userFiles + current.userDirectories + current.fallbackFiles)
+            while true {
+                do {
+                    next.configuration = try FontConfiguration(
+                        defaultFiles: resolveDefaultFiles(), userDirectories: next.userDirectories,
+                        userFiles: next.userFiles + next.fallbackFiles, includeSystemFonts: next.includesSystemFonts)
+                    break
+                } catch FontError.unreadable(let path) where before.contains(path) {
+                    next.userFiles.removeAll { $0 == path }
+                    next.userDirectories.removeAll { $0 == path }
+                    next.fallbackFiles.removeAll { $0 == path }
+                }
+            }
             next.generation += 1
             current = next
         }
@@ -103,7 +131,7 @@ public enum FontLibrary {
             if let configuration = current.configuration { return configuration }
             let configuration = try FontConfiguration(
                 defaultFiles: resolveDefaultFiles(), userDirectories: current.userDirectories,
-                userFiles: current.userFiles, includeSystemFonts: current.includesSystemFonts)
+                userFiles: current.userFiles + current.fallbackFiles, includeSystemFonts: current.includesSystemFonts)
             current.configuration = configuration
             return configuration
         }
@@ -115,22 +143,78 @@ public enum FontLibrary {
     /// ``RenderEnvironment``): the default fonts, registered files and the fonts in registered
     /// directories; `system fonts` when the machine's fonts are included.
     package static func fontFilesInUse() -> [String] {
-        let (directories, files, system) = state.withLock { ($0.userDirectories, $0.userFiles, $0.includesSystemFonts) }
-        var paths = (try? resolveDefaultFiles()) ?? []
-        paths += files
-        let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "pfb", "pfa", "woff", "woff2"]
-        for directory in directories {
-            let enumerator = FileManager.default.enumerator(atPath: directory)
-            while let relative = enumerator?.nextObject() as? String {
-                if fontExtensions.contains((relative as NSString).pathExtension.lowercased()) { paths.append(directory + "/" + relative) }
-            }
-        }
+        let system = state.withLock { $0.includesSystemFonts }
+        let paths = ((try? resolveDefaultFiles()) ?? []) + addedFontFiles()
         var names = Set(paths.map { path in
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
             return (path as NSString).lastPathComponent + (bytes.map { " (\($0) bytes)" } ?? " (unreadable)")
         })
         if system { names.insert("system fonts") }
         return names.sorted()
+    }
+
+    /// The font files added to the defaults: registered files, the fallback set's, and the
+    /// fonts in registered directories, in the order they were added.
+    private static func addedFontFiles() -> [String] {
+        let (directories, files) = state.withLock { ($0.userDirectories, $0.userFiles + $0.fallbackFiles) }
+        return files + directories.flatMap(fontFiles(in:))
+    }
+
+    /// The extensions of the font files fontconfig reads from a directory.
+    private static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "pfb", "pfa", "woff", "woff2"]
+
+    /// A digest of font files for render keys: each file's bytes, except for files in
+    /// `packaged` (a fallback set's), which are named by ``packagedFileDigest(_:)``. Sorted, so the
+    /// order fonts were given in does not matter.
+    package static func digest(ofFontFiles files: [String], packaged: Set<String> = []) -> StableDigest {
+        var sip = SipHash128()
+        sip.write(0x466F_6E74_7346_6F6E as UInt64)  // a domain of its own
+        let digests = files.map { packaged.contains($0) ? packagedFileDigest($0) : fileDigest($0) }
+        for digest in digests.sorted(by: { ($0.high, $0.low) < ($1.high, $1.low) }) {
+            sip.write(digest.high)
+            sip.write(digest.low)
+        }
+        return sip.finalize()
+    }
+
+    /// The font files in `directory`, at any depth, sorted.
+    package static func fontFiles(in directory: String) -> [String] {
+        var found: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        while let relative = enumerator?.nextObject() as? String {
+            if fontExtensions.contains((relative as NSString).pathExtension.lowercased()) { found.append(directory + "/" + relative) }
+        }
+        return found.sorted()
+    }
+
+    /// The digest of a font file a Debian package installed (the fallback sets'): its name,
+    /// size and modification time, which the package fixes for each of its versions on every
+    /// machine, rather than its bytes — the set is 50 MB, which every run drawing text would
+    /// otherwise read.
+    private static func packagedFileDigest(_ path: String) -> StableDigest {
+        var sip = SipHash128()
+        sip.write(0x7061_636B_6167_6564 as UInt64)
+        for byte in (path as NSString).lastPathComponent.utf8 { sip.write(byte) }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            sip.write(UInt64(info.st_size))
+            sip.write(UInt64(bitPattern: Int64(info.st_mtim.tv_sec)))
+            sip.write(UInt64(bitPattern: Int64(info.st_mtim.tv_nsec)))
+        }
+        return sip.finalize()
+    }
+
+    /// The digest of one font file's bytes; an unreadable file digests its path, so it still
+    /// changes the key when it changes into a readable one.
+    private static func fileDigest(_ path: String) -> StableDigest {
+        var sip = SipHash128()
+        if let data = FileManager.default.contents(atPath: path) {
+            data.withUnsafeBytes { sip.write($0) }
+        } else {
+            sip.write(0xFF as UInt8)
+            for byte in path.utf8 { sip.write(byte) }
+        }
+        return sip.finalize()
     }
 
     private static func resolveDefaultFiles() throws -> [String] {
@@ -153,6 +237,8 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A library text needs (Pango, or fontconfig through cairo) could not be loaded: not
     /// installed, or too old.
     case libraryUnavailable(reason: String)
+    /// A file of a fallback set is not installed; the Debian package named holds it.
+    case fallbackFontsMissing(String, missing: String, package: String)
 
     /// What went wrong, and for missing default fonts what to install.
     public var description: String {
@@ -163,104 +249,9 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notFound(let path): "no font file or directory at \(path)"
         case .unreadable(let path): "fontconfig could not read any font at \(path)"
         case .libraryUnavailable(let reason): reason
+        case let .fallbackFontsMissing(set, missing, package):
+            "the \(set) fallback fonts need \(missing); install Debian's \(package) (make deps installs it)"
         }
     }
 }
 
-/// One immutable fontconfig configuration. Shared by every thread's Pango font map, which
-/// fontconfig allows for a configuration no one modifies.
-final class FontConfiguration: @unchecked Sendable {
-    let config: OpaquePointer
-
-    /// Aliases send the generic families to DejaVu and any unknown family falls back to DejaVu
-    /// Sans; rendering settings are fixed so no machine setting can change the pixels.
-    private static func rules(cacheDirectory: String) -> String {
-        """
-        <?xml version="1.0"?>
-        <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
-        <fontconfig>
-          <cachedir>\(xmlEscaped(cacheDirectory))</cachedir>
-          <alias binding="same"><family>sans-serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
-          <alias binding="same"><family>sans</family><prefer><family>DejaVu Sans</family></prefer></alias>
-          <alias binding="same"><family>serif</family><prefer><family>DejaVu Serif</family></prefer></alias>
-          <alias binding="same"><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
-          <alias binding="same"><family>mono</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
-          <match target="pattern">
-            <edit name="family" mode="append_last"><string>DejaVu Sans</string></edit>
-          </match>
-          <match target="font">
-            <edit name="antialias" mode="assign"><bool>true</bool></edit>
-            <edit name="hinting" mode="assign"><bool>false</bool></edit>
-            <edit name="hintstyle" mode="assign"><const>hintnone</const></edit>
-            <edit name="autohint" mode="assign"><bool>false</bool></edit>
-            <edit name="rgba" mode="assign"><const>none</const></edit>
-            <edit name="embeddedbitmap" mode="assign"><bool>false</bool></edit>
-          </match>
-        </fontconfig>
-        """
-    }
-
-    private static func xmlEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    /// Where fontconfig may cache the scans of registered font directories: a folder of
-    /// RasterKit's own, so fontconfig neither touches the machine's caches nor complains that it
-    /// has none.
-    static var cacheDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? environment["HOME"].map { $0 + "/.cache" } ?? NSTemporaryDirectory()
-        let directory = base + "/rasterkit/fontconfig"
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    init(defaultFiles: [String], userDirectories: [String], userFiles: [String], includeSystemFonts: Bool) throws {
-        if let message = rk_cairo_load() { throw FontError.libraryUnavailable(reason: String(cString: message)) }
-        guard let config = includeSystemFonts ? FcInitLoadConfigAndFonts() : FcConfigCreate() else {
-            throw FontError.unreadable(path: "(fontconfig configuration)")
-        }
-        self.config = config
-        if !includeSystemFonts {
-            _ = FontConfiguration.rules(cacheDirectory: FontConfiguration.cacheDirectory).withCString {
-                FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
-            }
-        }
-        for file in defaultFiles + userFiles {
-            let added = file.withCString {
-                FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
-            }
-            guard added != 0 else { throw FontError.unreadable(path: file) }
-        }
-        for directory in userDirectories {
-            let before = fontCount()
-            let added = directory.withCString {
-                FcConfigAppFontAddDir(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
-            }
-            guard added != 0, fontCount() > before else { throw FontError.unreadable(path: directory) }
-        }
-    }
-
-    deinit { FcConfigDestroy(config) }
-
-    private func fontCount() -> Int {
-        guard let set = FcConfigGetFonts(config, FcSetApplication) else { return 0 }
-        return Int(set.pointee.nfont)
-    }
-
-    func families() -> [String] {
-        var names = Set<String>()
-        for kind in [FcSetApplication, FcSetSystem] {
-            guard let set = FcConfigGetFonts(config, kind) else { continue }
-            for index in 0..<Int(set.pointee.nfont) {
-                var family: UnsafeMutablePointer<FcChar8>?
-                if FcPatternGetString(set.pointee.fonts[index], FC_FAMILY, 0, &family) == FcResultMatch, let family {
-                    names.insert(String(cString: family))
-                }
-            }
-        }
-        return names.sorted()
-    }
-}

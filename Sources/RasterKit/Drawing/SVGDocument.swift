@@ -40,7 +40,7 @@ public struct SVGDocument: Sendable, Hashable, CustomStringConvertible {
     /// Whether the bytes may hold `<text>`, which needs fonts set up before drawing. Scanned
     /// when drawing, not when the document is made: a batch makes a document for every file
     /// only to key it, and a render served from the store never draws.
-    var mayContainText: Bool { SVGDocument.mayContainText(data) }
+    package var mayContainText: Bool { SVGDocument.mayContainText(data) }
 
     /// Parses `data` with librsvg to check it and measure it.
     ///

@@ -14,12 +14,16 @@ public struct SVGImage: Rasterizable, StateHashable, CustomStringConvertible {
     public var contentMode: ContentMode
     /// When set, every painted pixel takes this colour and keeps its alpha.
     public var tint: Color?
+    /// The digest of fonts registered besides RasterKit's defaults that the document's text may
+    /// be drawn with (`--font-dir`); part of the key when the document may hold text.
+    public var fonts: StableDigest?
 
     /// `document` placed by `contentMode` (scaled to fit, by default), tinted when `tint` is set.
-    public init(_ document: SVGDocument, contentMode: ContentMode = .aspectFit, tint: Color? = nil) {
+    public init(_ document: SVGDocument, contentMode: ContentMode = .aspectFit, tint: Color? = nil, fonts: StableDigest? = nil) {
         self.document = document
         self.contentMode = contentMode
         self.tint = tint
+        self.fonts = fonts
     }
 
     /// Draws the document into the whole canvas; throws ``SVGError`` when librsvg cannot read or draw it.
@@ -28,7 +32,8 @@ public struct SVGImage: Rasterizable, StateHashable, CustomStringConvertible {
     }
 
     /// Writes what decides the pixels: the document's bytes (by digest), where its external
-    /// references may come from, the content mode, the tint, and the librsvg version.
+    /// references may come from, the content mode, the tint, the librsvg version, and the
+    /// added fonts when it may hold text.
     public func hashState(into hasher: inout StateHasher) {
         hasher.combine(document.digest.high)
         hasher.combine(document.digest.low)
@@ -36,6 +41,10 @@ public struct SVGImage: Rasterizable, StateHashable, CustomStringConvertible {
         hasher.combine(contentMode.rawValue)
         hasher.combine(tint)
         hasher.combine(LibrsvgHandle.version)
+        if let fonts, document.mayContainText {
+            hasher.combine(fonts.high)
+            hasher.combine(fonts.low)
+        }
     }
 
     /// The document's source, the digest's first digits, the content mode and any tint.

@@ -101,13 +101,14 @@ extension ShapeLayer: StateHashable {
 }
 
 extension TextLayer: StateHashable {
-    /// Writes the spans, the style, the placement, opacity and blend mode, and the shadow.
+    /// Writes the spans, the style, the placement, opacity and blend mode, the shadow and the fonts.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.text)
         spans.hashState(into: &hasher)
         style.hashState(into: &hasher)
         common.hashState(into: &hasher)
         shadow.hashState(into: &hasher)
+        (fonts.map { [$0.high, $0.low] }).hashState(into: &hasher)
     }
 }
 
@@ -134,6 +135,7 @@ extension SVGLayer: StateHashable {
         common.hashState(into: &hasher)
         contentMode.rawValue.hashState(into: &hasher)
         tint.hashState(into: &hasher)
+        (fonts.map { [$0.high, $0.low] }).hashState(into: &hasher)
     }
 }
 

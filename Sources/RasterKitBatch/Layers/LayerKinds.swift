@@ -52,6 +52,9 @@ public struct TextLayer: Hashable, Sendable {
     public var common: LayerCommon
     /// A drop shadow under what the layer draws.
     public var shadow: Shadow?
+    /// The digest of the fonts the manifest adds to RasterKit's defaults (its `fonts:`,
+    /// `fallbackFonts:` and `--font-dir`), which the text may be drawn with; nil for none.
+    public var fonts: StableDigest?
 
     /// `text` set in `style` inside the frame.
     public init(text: String, style: TextStyle, common: LayerCommon = LayerCommon(), shadow: Shadow? = nil) {
@@ -128,6 +131,8 @@ public struct SVGLayer: Hashable, Sendable {
     public var contentMode: ContentMode
     /// When set, every painted pixel takes this colour and keeps its alpha.
     public var tint: Color?
+    /// The digest of the fonts the manifest adds, when the document may hold text; nil otherwise.
+    public var fonts: StableDigest?
 
     /// `document` fitted into the frame by default, optionally tinted.
     public init(document: SVGDocument, common: LayerCommon = LayerCommon(), contentMode: ContentMode = .aspectFit,

@@ -193,13 +193,16 @@ public struct Manifest: Sendable {
 
     /// Loads and checks the manifest at `url`; paths in it are relative to its folder. Its values
     /// and the files it names are checked against `limits` (which its own `limits:` may lower).
-    public init(contentsOf url: URL, limits: ResourceLimits = .default) throws(ManifestError) {
-        try self.init(contentsOf: url, settleTime: FileStamp.defaultSettleTime, limits: limits)
+    /// `fontDirectories` add folders of fonts to its own `fonts:` (as `--font-dir` does); every
+    /// font it adds is registered with ``FontLibrary`` for the rest of the process.
+    public init(contentsOf url: URL, limits: ResourceLimits = .default, fontDirectories: [URL] = []) throws(ManifestError) {
+        try self.init(contentsOf: url, settleTime: FileStamp.defaultSettleTime, limits: limits, fontDirectories: fontDirectories)
     }
 
     /// Loads the manifest at `url`, trusting the stamps of inputs left alone for `settleTime`
     /// seconds (tests shorten it).
-    init(contentsOf url: URL, settleTime: Double, limits: ResourceLimits = .default) throws(ManifestError) {
+    init(contentsOf url: URL, settleTime: Double, limits: ResourceLimits = .default,
+         fontDirectories: [URL] = []) throws(ManifestError) {
         let inputs = InputStamps(settleTime: settleTime)
         inputs.note(url.path)
         let file = url.relativePath
@@ -210,7 +213,8 @@ public struct Manifest: Sendable {
             throw ManifestError(problems: [.init(file: file, line: 1, column: 1,
                                                  message: "cannot read the manifest: \(error.reason)")])
         }
-        try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs, limits: limits)
+        try self.init(data: data, file: file, directory: url.deletingLastPathComponent(), inputs: inputs, limits: limits,
+                      fontDirectories: fontDirectories)
         inputStamps = inputs.completeStamps
         inputPaths = inputs.paths
         inputSettleTime = settleTime
@@ -220,10 +224,11 @@ public struct Manifest: Sendable {
     /// are relative to `directory`.
     public init(data: Data, file: String = "manifest.yaml", directory: URL,
                 limits: ResourceLimits = .default) throws(ManifestError) {
-        try self.init(data: data, file: file, directory: directory, inputs: nil, limits: limits)
+        try self.init(data: data, file: file, directory: directory, inputs: nil, limits: limits, fontDirectories: [])
     }
 
-    private init(data: Data, file: String, directory: URL, inputs: InputStamps?, limits: ResourceLimits) throws(ManifestError) {
+    private init(data: Data, file: String, directory: URL, inputs: InputStamps?, limits: ResourceLimits,
+                 fontDirectories: [URL]) throws(ManifestError) {
         let problems = ManifestProblems(file: file)
         guard let text = String(data: data, encoding: .utf8) else {
             problems.add("the manifest is not UTF-8 text", at: nil)
@@ -233,9 +238,10 @@ public struct Manifest: Sendable {
             problems.add("the manifest is larger than \(limits.maximumInputBytes) bytes", at: nil)
             throw ManifestError(problems: problems.problems)
         }
-        let reader = ManifestReader(problems: problems,
+        var reader = ManifestReader(problems: problems,
                                     files: ManifestFiles(directory: directory, inputs: inputs, limit: limits.maximumInputBytes),
                                     limits: limits)
+        reader.fontDirectories = fontDirectories
         guard let document = ManifestParser(reader: reader).parse(ManifestParser.readingJSON(text, file: file)) else {
             throw ManifestError(problems: problems.problems)
         }

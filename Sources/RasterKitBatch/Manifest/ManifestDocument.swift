@@ -13,6 +13,8 @@ struct ManifestDocument {
     var overrides: [Appearance: [String: Node]] = [:]
     var components: [ComponentSpec] = []
     var svgs: [Manifest.SVGEntry] = []
+    /// The digest of the fonts it adds (`fonts:`, `fallbackFonts:`, `--font-dir`); nil for none.
+    var fontsDigest: StableDigest?
 }
 
 /// One component as written: its layers still hold variable references.

@@ -66,9 +66,11 @@ struct LayerParser {
         guard let fields = Fields(body, owner: kind, allowed: allowed + sizingKeys, reader: reader) else { return nil }
         var (common, visible) = reader.common(fields)
         common.sizing = sizing(fields, inStack: stackDepth != nil)
-        if stackDepth != nil, let placed = fields["frame"] ?? fields["inset"] {
+        // In a stack, `inset` draws a layer inside the box the stack gives it (a stroke half a
+        // point in); a frame would place it by hand.
+        if stackDepth != nil, let placed = fields["frame"] {
             reader.problem("\(kind) is in a stack, which places it; size it with width, height, minWidth, maxWidth, "
-                           + "minHeight, maxHeight and grow, or give the stack padding", at: placed)
+                           + "minHeight, maxHeight and grow (inset draws it inside its box)", at: placed)
         }
         let layer: Layer?
         switch kind {
@@ -250,7 +252,9 @@ struct LayerParser {
                            + "\(limit) (limits: maxTextLength)", at: fields["text"] ?? fields["spans"])
             return nil
         }
-        return .text(TextLayer(spans: spans, style: style, common: common, shadow: shadow))
+        var layer = TextLayer(spans: spans, style: style, common: common, shadow: shadow)
+        layer.fonts = reader.fontsDigest
+        return .text(layer)
     }
 
     /// `fit: shrink` (with `minimumScale`, 0.5 unless given) or `fit: none`.
@@ -286,7 +290,9 @@ struct LayerParser {
         let tint = fields.read("tint") { reader.color($0, $1) }
         guard let fileNode = fields.require("file", "an SVG file, relative to the manifest"),
               let document = reader.svgFile(fileNode, fields.what("file")) else { return nil }
-        return .svg(SVGLayer(document: document, common: common, contentMode: mode, tint: tint))
+        var layer = SVGLayer(document: document, common: common, contentMode: mode, tint: tint)
+        if reader.fontsDigest != nil, document.mayContainText { layer.fonts = reader.fontsDigest }
+        return .svg(layer)
     }
 
     private func group(_ fields: Fields, _ common: LayerCommon) -> Layer? {

@@ -7,7 +7,8 @@ internal import Yams
 struct ManifestParser {
     let reader: ManifestReader
 
-    static let topKeys = ["version", "name", "variables", "dark", "highContrast", "defaults", "limits", "components", "svgs"]
+    static let topKeys = ["version", "name", "variables", "dark", "highContrast", "defaults", "limits", "fonts", "fallbackFonts",
+                          "components", "svgs"]
     static let componentKeys = ["layers", "states", "variables", "sizes", "scales", "outputs", "caps", "content", "post",
                                 "fallback", "template", "preserveVectors", "opticalInsets", "dark", "highContrast", "appearances",
                                 "golden", "parameters", "names"]
@@ -78,6 +79,8 @@ struct ManifestParser {
         }
         document.variables = fields.read("variables") { variables($0, $1) } ?? [:]
         document.overrides = overrides(fields)
+        // Before components: measured sizes lay text out with them, and text layers key by them.
+        document.fontsDigest = ManifestFonts(reader: reader).register(fields)
         var defaultScales: [Double]?
         var defaultOutputs: [ExportFormat]?
         var defaultAppearances: [Appearance]?

@@ -10,6 +10,11 @@ struct ManifestReader {
     /// What the manifest's values may ask for: the caller's limits, lowered by the manifest's
     /// own `limits:`.
     var limits: ResourceLimits = .default
+    /// Folders of fonts the caller adds to the manifest's own (`--font-dir`).
+    var fontDirectories: [URL] = []
+    /// The digest of the fonts the manifest adds to RasterKit's defaults, for the keys of the
+    /// layers that draw text; nil when it adds none.
+    var fontsDigest: StableDigest?
     /// What variables have expanded to so far, across the whole manifest.
     let expansion = ExpansionTally()
 

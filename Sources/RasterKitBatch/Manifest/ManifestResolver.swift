@@ -26,6 +26,7 @@ final class ManifestResolver {
         self.document = document
         var reader = reader
         reader.limits = document.limits
+        reader.fontsDigest = document.fontsDigest
         self.reader = reader
         specs = Dictionary(document.components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -42,6 +42,10 @@ public struct ManifestRun: Sendable {
     /// The records and values a data batch draws the parameterised components with; nil for
     /// the manifest as it is.
     public var data: ManifestData?
+    /// Folders of fonts visible to the run's text besides the manifest's own (`--font-dir`):
+    /// loaded with the manifest, part of the run's identity and of its text's keys, and their
+    /// font files are inputs, so a changed font makes the next run render.
+    public var fontDirectories: [URL] = []
     /// How long an input must have been left alone before its stamp is trusted (see
     /// ``FileStamp``); tests shorten it.
     var inputSettleTime = FileStamp.defaultSettleTime
@@ -72,7 +76,7 @@ public struct ManifestRun: Sendable {
         let start = ContinuousClock.now
         guard reusesUpToDateOutputs, contactSheet == nil,
               let invocation = ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality,
-                                                            data: data),
+                                                            data: data, fonts: fontDirectories),
               let record = ManifestRunRecord.upToDate(in: outputDirectory, invocation: invocation) else { return nil }
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
         let summary = BatchSummary(total: record.outputCount, drawn: 0, cached: record.outputCount - record.fellBackCount,
@@ -87,12 +91,14 @@ public struct ManifestRun: Sendable {
     public func prepare() throws(ManifestError) -> Preparation {
         if let result = upToDateResult() { return .upToDate(result) }
         let invocation = reusesUpToDateOutputs && contactSheet == nil
-            ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality, data: data) : nil
-        let loaded = try Manifest(contentsOf: manifest, settleTime: inputSettleTime, limits: loadingLimits)
+            ? ManifestRunRecord.invocation(manifest: manifest, format: format, shard: shard, webpQuality: webpQuality, data: data,
+                                           fonts: fontDirectories) : nil
+        let loaded = try Manifest(contentsOf: manifest, settleTime: inputSettleTime, limits: loadingLimits,
+                                  fontDirectories: fontDirectories)
         var plan = try loaded.plan(format: format, shard: shard, webpQuality: webpQuality, data: data)
-        if let file = data?.file {
-            // The records are an input like the manifest: a changed data file makes the run's record stale.
-            let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        // The records are an input like the manifest (and the fonts it loaded): a changed data
+        // file makes the run's record stale.
+        for path in data?.file.map({ [URL(fileURLWithPath: $0).standardizedFileURL.path] }) ?? [] {
             plan.inputPaths.append(path)
             let stamp = FileStamp.of(path, settledFor: inputSettleTime)
             plan.inputStamps = stamp.flatMap { stamp in plan.inputStamps?.merging([path: stamp]) { $1 } }

@@ -34,11 +34,12 @@ package struct ManifestRunRecord: Equatable {
     /// rasterkit renders afresh) and the key of an empty SVG (librsvg's version, the key and
     /// PNG encoder versions). Nil when the program's file cannot be found.
     package static func invocation(manifest: URL, format: ExportFormat?, shard: Shard, webpQuality: Int? = nil,
-                                   data: ManifestData? = nil) -> String? {
+                                   data: ManifestData? = nil, fonts: [URL] = []) -> String? {
         guard let program = FileStamp.of("/proc/self/exe", settledFor: -.infinity) else { return nil }
         return [program, emptySVGKey, format.map { "\($0)" } ?? "own formats", "shard \(shard)",
                 manifest.standardizedFileURL.path, webpQuality.map { "webp q\($0)" } ?? "webp lossless"]
             .joined(separator: " | ") + (data.map { " | " + $0.identity } ?? "")
+            + (fonts.isEmpty ? "" : " | fonts " + fonts.map(\.standardizedFileURL.path).joined(separator: " "))
     }
 
     /// The key of an empty SVG, which names librsvg's version and the key and PNG encoder

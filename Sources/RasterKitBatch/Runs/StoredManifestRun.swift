@@ -108,7 +108,7 @@ public struct StoredManifestRun: Sendable {
         guard let written else { return nil }
         if let inputStamps, written.summary.failed == 0,
            let invocation = ManifestRunRecord.invocation(manifest: run.manifest, format: run.format, shard: run.shard,
-                                                         webpQuality: run.webpQuality, data: run.data) {
+                                                         webpQuality: run.webpQuality, data: run.data, fonts: run.fontDirectories) {
             ManifestRunRecord.remember(outputs: record.outputs.map(\.path), files: record.files.map(\.path), inputs: inputStamps,
                                        fellBack: written.summary.fellBack, invocation: invocation, in: directory,
                                        written: written.states)

@@ -84,7 +84,8 @@ package struct StoredRunRecord: Equatable {
         // manifest makes: runs that hit them leave no record (see `BatchRunLog.mayNotRecur`).
         let parts = [header, build, ManifestRunRecord.emptySVGKey, run.format.map { "\($0)" } ?? "own formats", "shard \(run.shard)",
                      run.webpQuality.map { "webp q\($0)" } ?? "webp lossless", limitsText(run.loadingLimits),
-                     run.manifest.lastPathComponent, run.data?.identity ?? "no data"] + libraries
+                     run.manifest.lastPathComponent, run.data?.identity ?? "no data",
+                     "fonts " + run.fontDirectories.map(\.standardizedFileURL.path).joined(separator: " ")] + libraries
         for part in parts { write(part, to: &hasher) }
         manifest.withUnsafeBytes { hasher.write($0) }
         hasher.write(UInt64(manifest.count))

@@ -25,6 +25,8 @@ public struct SVGBatch: Sendable, Hashable {
     public var allowsExternalReferences: Bool
     /// Post-processing run on every render, in order (`--post`, a manifest's `post:`).
     public var post: [PostStep] = []
+    /// The digest of the fonts the command adds (`--font-dir`), for the keys of documents with text.
+    public var fonts: StableDigest?
 
     /// Every SVG in `inputs` at every size × scale; by default stretched like `rsvg-convert -w N -h N`.
     public init(inputs: [URL], sizes: [Double], scales: [Double] = [1], contentMode: ContentMode = .stretch,
@@ -145,7 +147,7 @@ public struct SVGBatch: Sendable, Hashable {
                     }
                     let contentMode = contentMode, tint = tint, post = post
                     let image: @Sendable () throws -> any Rasterizable = {
-                        SVGBatch.withPost(SVGImage(try loader.document(), contentMode: contentMode, tint: tint), post)
+                        SVGBatch.withPost(SVGImage(try loader.document(), contentMode: contentMode, tint: tint, fonts: fonts), post)
                     }
                     var output = BatchOutput(path: path, source: source.displayPath, group: source.path,
                                              size: Size(size), scale: scale, component: image)

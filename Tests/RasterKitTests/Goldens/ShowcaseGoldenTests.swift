@@ -18,11 +18,32 @@ import Testing
         ("search-field", "focused"), ("tooltip", "copied"), ("card", "messages"), ("sticker", "star"), ("profile", "grace"),
     ]
 
+    /// The components laid out by stacks, with sizes measured from each state: every state of
+    /// each has a golden, light and dark, so the three lengths of a label show how it hugs them.
+    static let laidOut: [(component: String, states: [String])] = [
+        ("label-chip", ["short", "medium", "long"]), ("count-badge", ["one", "forty-two", "thousands"]),
+        ("article-card", ["short", "long"]), ("rtl-chip", ["messages", "settings"]), ("reaction-bar", ["few", "many"]),
+    ]
+
     @Test func everyShowcaseComponentHasAGolden() throws {
         let manifest = try Manifest(contentsOf: Self.manifestURL)
         let exported = manifest.components.filter { !$0.sizes.isEmpty }.map(\.name)
-        #expect(exported.sorted() == Self.shown.map(\.component).sorted())
+        #expect(exported.sorted() == (Self.shown.map(\.component) + Self.laidOut.map(\.component)).sorted())
         #expect(exported.count >= 12)
+    }
+
+    /// A laid-out component's state at its measured size, in light and dark.
+    @Test(arguments: laidOut.flatMap { entry in entry.states.map { "\(entry.component)/\($0)" } })
+    func laidOutComponent(_ path: String) throws {
+        let manifest = try Manifest(contentsOf: Self.manifestURL)
+        let parts = path.split(separator: "/").map(String.init)
+        let component = try #require(manifest.component(named: parts[0]))
+        for appearance in [Appearance.light, .dark] {
+            let state = try #require(component.states(in: appearance).first { $0.name == parts[1] })
+            let size = try #require(state.measuredSizes?.first)
+            try assertGolden(of: component.renderable(state, at: size), size: size.size, scale: 2,
+                             named: parts.joined(separator: "-") + (appearance == .dark ? "-dark" : ""))
+        }
     }
 
     /// The showcase's components without a dark variant: the sticker's colours hold in both.
