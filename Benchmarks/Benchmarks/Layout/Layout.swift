@@ -113,43 +113,55 @@ struct Chip: LayoutComponent {
     }
 }
 
+/// A subject and its baseline timed in one benchmark, alternately, each iteration recording
+/// both times as custom metrics: on a machine whose speed drifts (two shared cores), a ratio of
+/// two benchmarks run seconds apart swings by half; of times taken side by side, it does not.
+func paired(_ name: String, repetitions: Int = 1, subject: @escaping () throws -> Void, baseline: @escaping () throws -> Void) {
+    let metrics: [BenchmarkMetric] = [.throughput, .custom("subject ns", useScalingFactor: false), .custom("baseline ns", useScalingFactor: false)]
+    Benchmark(name, configuration: Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(4), maxIterations: 2_000)) { benchmark in
+        try subject()
+        try baseline()
+        for iteration in benchmark.scaledIterations {
+            func time(_ body: () throws -> Void) rethrows -> Int {
+                let start = ContinuousClock.now
+                for _ in 0..<repetitions { try body() }
+                let elapsed = ContinuousClock.now - start
+                return Int(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            }
+            // Alternating which goes first, so neither always runs on a warmer cache.
+            let (first, second) = iteration % 2 == 0 ? (subject, baseline) : (baseline, subject)
+            let firstTime = try time(first), secondTime = try time(second)
+            let (subjectTime, baselineTime) = iteration % 2 == 0 ? (firstTime, secondTime) : (secondTime, firstTime)
+            benchmark.measurement(.custom("subject ns", useScalingFactor: false), subjectTime)
+            benchmark.measurement(.custom("baseline ns", useScalingFactor: false), baselineTime)
+        }
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(3))
-    let fast = Benchmark.Configuration(metrics: [.wallClock, .throughput], scalingFactor: .kilo, maxDuration: .seconds(2))
     let rows = ["Design review", "Release notes", "Accessibility audit", "Icon refresh", "Dark mode", "Localisation"]
     let card = StackCard(title: "Weekly summary", rows: rows)
     let cardSize = (try? card.idealSize(width: 320)) ?? Size(width: 320, height: 260)
     let placed = PlacedCard(title: card.title, rows: rows, frames: (try? recordedFrames(card, size: cardSize)) ?? [])
 
-    Benchmark("layout: 20-child card drawn through stacks", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try card.draw(in: canvas, size: cardSize) })
-        }
-    }
-    Benchmark("layout: 20-child card drawn at fixed frames (baseline)", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try placed.draw(in: canvas, size: cardSize) })
-        }
-    }
+    paired("layout: 20-child card, through stacks vs at fixed frames", subject: {
+        blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try card.draw(in: canvas, size: cardSize) })
+    }, baseline: {
+        blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try placed.draw(in: canvas, size: cardSize) })
+    })
 
     let rasterizer = Rasterizer()
-    Benchmark("layout: memory-cache hit of the laid-out card", configuration: fast) { benchmark in
-        _ = try rasterizer.image(for: card, size: cardSize, scale: 2)
-        for _ in benchmark.scaledIterations { blackHole(try rasterizer.image(for: card, size: cardSize, scale: 2)) }
-    }
-    Benchmark("layout: memory-cache hit of the hand-placed card (baseline)", configuration: fast) { benchmark in
-        _ = try rasterizer.image(for: placed, size: cardSize, scale: 2)
-        for _ in benchmark.scaledIterations { blackHole(try rasterizer.image(for: placed, size: cardSize, scale: 2)) }
-    }
+    paired("layout: memory-cache hits ×1000, laid-out card vs hand-placed card", repetitions: 1_000, subject: {
+        blackHole(try rasterizer.image(for: card, size: cardSize, scale: 2))
+    }, baseline: {
+        blackHole(try rasterizer.image(for: placed, size: cardSize, scale: 2))
+    })
 
     let chip = Chip(label: "Waiting for review")
     let chipSize = (try? chip.idealSize(height: 28)) ?? Size(width: 150, height: 28)
-    Benchmark("layout: measure an auto-width chip", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try chip.idealSize(height: 28)) }
-    }
-    Benchmark("layout: draw the chip at its measured size (baseline)", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try RasterImage(size: chipSize, scale: 2) { canvas in try chip.draw(in: canvas, size: chipSize) })
-        }
-    }
+    paired("layout: auto-width chip, measuring vs drawing it at its size", subject: {
+        blackHole(try chip.idealSize(height: 28))
+    }, baseline: {
+        blackHole(try RasterImage(size: chipSize, scale: 2) { canvas in try chip.draw(in: canvas, size: chipSize) })
+    })
 }

@@ -137,11 +137,13 @@ extension Canvas {
     }
 
     /// `spans` laid out by Pango once they are within ``TextLimits`` and the render may go on (a
-    /// layout is the one step a deadline cannot interrupt, so it is checked before each).
+    /// layout is the one step a deadline cannot interrupt, so it is checked before each new one;
+    /// a layout kept from earlier in the draw passed both).
     private func laidOut(_ spans: [TextSpan], style: TextStyle, width: Double?) throws -> TextEngine.Layout {
-        try environment.checkContinuing()
-        try TextLimits.check(spans, style: style, scale: scale, limits: environment.limits)
-        return try text.layout(spans, style: style, width: width, for: context)
+        try text.layout(spans, style: style, width: width, for: context) {
+            try environment.checkContinuing()
+            try TextLimits.check(spans, style: style, scale: scale, limits: environment.limits)
+        }
     }
 
     private func show(_ layout: TextEngine.Layout, at point: Point, scale: Double, color: Color) {

@@ -2,7 +2,9 @@ internal import CCairo
 
 /// Measures and places layout elements on one canvas. Text is measured with the canvas's own
 /// text engine, which keeps each layout for the draw, so a text measured by its stack is not
-/// laid out again to be drawn.
+/// laid out again to be drawn; and each element's size for a proposal is worked out once per
+/// walk, so stacks nested n deep, which ask their children more than once, cost no more than
+/// one pass over each element per proposal.
 struct LayoutEngine {
     /// A measured element: its size, and the distance from its top to its first baseline when
     /// it shows text.
@@ -11,10 +13,32 @@ struct LayoutEngine {
         var baseline: Double?
     }
 
-    /// Where the walk is: the direction rows run in and how deep stacks are nested.
+    /// Where the walk is: the direction rows run in, how deep stacks are nested, and the
+    /// element's place in the tree (the index of each child on the way down), which names it in
+    /// the walk's memo.
     struct Context {
         var direction: LayoutDirection
         var depth = 0
+        var path: [Int] = []
+
+        /// The context of a stack's child `index`, inside a stack in `direction`.
+        func child(_ index: Int) -> Context {
+            var child = self
+            child.path.append(index)
+            return child
+        }
+    }
+
+    /// Sizes already worked out in this walk, by element and proposal.
+    final class Memo {
+        struct Key: Hashable {
+            var path: [Int]
+            var width: Double?
+            var height: Double?
+        }
+        var sizes: [Key: Measured] = [:]
+        /// The elements whose sizing was checked, by place.
+        var checked: Set<[Int]> = []
     }
 
     /// Where a stack's children go, relative to its padded inner box.
@@ -26,6 +50,7 @@ struct LayoutEngine {
     }
 
     let canvas: Canvas
+    let memo = Memo()
 
     /// The longest length a layout may state: the longest side RasterKit draws, in points.
     var maximumLength: Double { Double(canvas.environment.limits.pixels.maximumSide) }
@@ -35,8 +60,23 @@ struct LayoutEngine {
     /// The size `element` takes when offered `proposal`: its fixed lengths, else its content's
     /// size within its bounds.
     func measure(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
-        let sizing = element.sizing
+        let key = Memo.Key(path: context.path, width: proposal.width, height: proposal.height)
+        if let known = memo.sizes[key] { return known }
+        let measured = try measureAnew(element, proposal, context)
+        memo.sizes[key] = measured
+        return measured
+    }
+
+    /// Throws for sizing the layout cannot use; each element is checked once per walk.
+    private func validate(_ sizing: LayoutSizing, _ context: Context) throws {
+        guard !memo.checked.contains(context.path) else { return }
         try sizing.validate(maximum: maximumLength)
+        memo.checked.insert(context.path)
+    }
+
+    private func measureAnew(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
+        let sizing = element.sizing
+        try validate(sizing, context)
         var offered = ProposedSize(width: sizing.width ?? proposal.width.map { sizing.clamp($0, .horizontal) },
                                    height: sizing.height ?? proposal.height.map { sizing.clamp($0, .vertical) })
         var content = try measureContent(element, offered, context)
@@ -85,7 +125,8 @@ struct LayoutEngine {
             }
             return Measured(size: size)
         case .effect(let inner, _):
-            return try measure(inner, proposal, context)
+            // The wrapped element is one level down, so its size is not taken for the wrapper's.
+            return try measure(inner, proposal, context.child(0))
         }
     }
 
@@ -125,14 +166,14 @@ struct LayoutEngine {
     }
 
     private func arrangeDepth(_ stack: Stack, inner: ProposedSize, _ context: Context) throws -> Arrangement {
-        let first = try stack.children.map { try measure($0, inner, context).size }
+        let first = try stack.children.indices.map { try measure(stack.children[$0], inner, context.child($0)).size }
         let box = Size(width: inner.width ?? first.map(\.width).max() ?? 0,
                        height: inner.height ?? first.map(\.height).max() ?? 0)
         var frames: [Rect] = []
         var baseline: Double?
-        for child in stack.children {
+        for (index, child) in stack.children.enumerated() {
             // Sized for the whole box, so content without a size of its own fills it.
-            let measured = try measure(child, ProposedSize(box), context)
+            let measured = try measure(child, ProposedSize(box), context.child(index))
             let alignment = child.sizing.alignment ?? stack.alignment
             let x = Self.offset(free: box.width - measured.size.width, alignment, reversed: context.direction == .rtl)
             let y = Self.offset(free: box.height - measured.size.height, alignment, reversed: false)
@@ -153,9 +194,9 @@ struct LayoutEngine {
         }
         // Each child's claim on the main axis, from its ideal length.
         var claims: [StackDistribution.Claim] = []
-        for child in stack.children {
+        for (index, child) in stack.children.enumerated() {
             let sizing = child.sizing
-            try sizing.validate(maximum: maximumLength)
+            try validate(sizing, context.child(index))
             let fixed = sizing.fixed(main)
             let ideal: Double
             let shrinks: Bool
@@ -166,7 +207,7 @@ struct LayoutEngine {
                 ideal = fixed ?? sizing.clamp(minimumLength, main)
                 shrinks = false
             } else {
-                ideal = Self.length(try measure(child, proposal(main: nil), context).size, main)
+                ideal = Self.length(try measure(child, proposal(main: nil), context.child(index)).size, main)
                 shrinks = fixed == nil && child.content.reflows
             }
             claims.append(StackDistribution.Claim(
@@ -178,13 +219,13 @@ struct LayoutEngine {
         // Across the axis: each child at the length it got.
         var crossLengths: [Double] = []
         var baselines: [Double?] = []
-        for (child, length) in zip(stack.children, lengths) {
+        for (index, (child, length)) in zip(stack.children, lengths).enumerated() {
             if case .spacer = child.content {
                 crossLengths.append(0)
                 baselines.append(nil)
                 continue
             }
-            let measured = try measure(child, proposal(main: length), context)
+            let measured = try measure(child, proposal(main: length), context.child(index))
             crossLengths.append(Self.length(measured.size, cross))
             baselines.append(measured.baseline)
         }
@@ -247,7 +288,7 @@ struct LayoutEngine {
 
     /// Draws `element` filling `rect`.
     func draw(_ element: LayoutElement, in rect: Rect, _ context: Context) throws {
-        try element.sizing.validate(maximum: maximumLength)
+        try validate(element.sizing, context)
         switch element.content {
         case .stack(let stack):
             let box = rect.inset(by: stack.padding)
@@ -255,8 +296,8 @@ struct LayoutEngine {
             var nested = context
             nested.depth += 1
             if let direction = stack.direction { nested.direction = direction }
-            for (child, frame) in zip(stack.children, arrangement.frames) {
-                try draw(child, in: frame.offsetBy(dx: box.minX, dy: box.minY), nested)
+            for (index, (child, frame)) in zip(stack.children, arrangement.frames).enumerated() {
+                try draw(child, in: frame.offsetBy(dx: box.minX, dy: box.minY), nested.child(index))
             }
         case .spacer:
             break
@@ -265,7 +306,7 @@ struct LayoutEngine {
         case .aspect(_, let draw), .drawing(let draw), .custom(_, let draw):
             try draw(canvas, rect)
         case let .effect(inner, around):
-            try around(canvas, rect) { try self.draw(inner, in: rect, context) }
+            try around(canvas, rect) { try self.draw(inner, in: rect, context.child(0)) }
         }
     }
 }

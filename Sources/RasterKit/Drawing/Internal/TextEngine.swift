@@ -12,7 +12,7 @@ struct TextEngine {
         var spans: [TextSpan]
         var style: TextStyle
         var width: Double?
-        var matrix: [Double]
+        var xx: Double, yx: Double, xy: Double, yy: Double
     }
 
     /// Layouts made during this draw. A draw lays out a bounded number of texts in practice; the
@@ -60,12 +60,15 @@ struct TextEngine {
     }
 
     /// `spans` laid out for drawing on `cairoContext` (whose transform is taken into account),
-    /// made once per draw. `width` nil lays out without a width: no wrapping and no alignment box.
-    mutating func layout(_ spans: [TextSpan], style: TextStyle, width: Double?, for cairoContext: OpaquePointer) throws -> Layout {
+    /// made once per draw, after `check` (which a layout kept from before has passed).
+    /// `width` nil lays out without a width: no wrapping and no alignment box.
+    mutating func layout(_ spans: [TextSpan], style: TextStyle, width: Double?, for cairoContext: OpaquePointer,
+                         check: () throws -> Void) throws -> Layout {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cairoContext, &matrix)
-        let request = Request(spans: spans, style: style, width: width, matrix: [matrix.xx, matrix.yx, matrix.xy, matrix.yy])
+        let request = Request(spans: spans, style: style, width: width, xx: matrix.xx, yx: matrix.yx, xy: matrix.xy, yy: matrix.yy)
         if let kept = layouts[request] { return kept }
+        try check()
         let made = try Self.makeLayout(spans, style: style, width: width, for: cairoContext)
         if layouts.count >= Self.maximumKept { layouts.removeAll(keepingCapacity: true) }
         layouts[request] = made
