@@ -106,4 +106,18 @@ import Testing
         try FontLibrary.register(directory: kept)
         #expect(try FontLibrary.families().contains("Noto Serif Display"))
     }
+
+    /// fontconfig caches a folder's scan but not a file's: the fallback set is read through a
+    /// folder of links, named by the files' stamps so an upgraded package names a new one.
+    @Test func theFallbackSetIsReadThroughAFolderOfLinksNamedByItsFiles() throws {
+        let files = try FallbackFonts.noto.resolvedFiles()
+        let directory = try #require(FallbackFonts.noto.linkedDirectory(for: files))
+        for file in files {
+            let link = directory + "/" + (file as NSString).lastPathComponent
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+        }
+        #expect(FallbackFonts.noto.linkedDirectory(for: files) == directory)
+        #expect(FallbackFonts.noto.linkedDirectory(for: Array(files.dropLast())) != directory)
+    }
 }
+

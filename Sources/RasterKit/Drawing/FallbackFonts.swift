@@ -34,4 +34,31 @@ public enum FallbackFonts: String, Hashable, Sendable, CaseIterable {
             return found
         }
     }
+
+    /// A folder of symbolic links to `files`, made once in RasterKit's fontconfig cache folder
+    /// and named by the files' names, sizes and modification times: fontconfig caches the scan of
+    /// a folder (the CJK collections alone took 60 ms to scan in every process), and a package
+    /// upgrade names a new folder, so a stale scan is never read. nil when it cannot be made (a
+    /// read-only cache folder); the files are then added one by one.
+    func linkedDirectory(for files: [String]) -> String? {
+        let stamp = FontLibrary.digest(ofFontFiles: files, packaged: Set(files))
+        let directory = FontConfiguration.cacheDirectory + "/fallback-\(rawValue)-\(stamp.hex.prefix(16))"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            return nil
+        }
+        for file in files {
+            let link = directory + "/" + (file as NSString).lastPathComponent
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == file { continue }
+            // Made aside and renamed into place: processes starting together each make their own.
+            let temporary = link + ".\(getpid()).tmp"
+            unlink(temporary)
+            guard symlink(file, temporary) == 0, rename(temporary, link) == 0 else {
+                unlink(temporary)
+                return nil
+            }
+        }
+        return directory
+    }
 }

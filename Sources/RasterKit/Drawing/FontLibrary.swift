@@ -30,6 +30,9 @@ public enum FontLibrary {
         var userDirectories: [String] = []
         var userFiles: [String] = []
         var fallbackFiles: [String] = []
+        /// The folders of links to the fallback files that fontconfig reads them through (see
+        /// ``FallbackFonts/linkedDirectory(for:)``); empty when the files are added one by one.
+        var fallbackDirectories: [String] = []
         var includesSystemFonts = false
         var configuration: FontConfiguration?
     }
@@ -64,7 +67,9 @@ public enum FontLibrary {
     public static func useFallbackFonts(_ fonts: FallbackFonts) throws {
         let files = try fonts.resolvedFiles()
         guard !state.withLock({ current in files.allSatisfy(current.fallbackFiles.contains) }) else { return }
+        let directory = fonts.linkedDirectory(for: files)
         try update { state in
+            if let directory { state.fallbackDirectories.append(directory) }
             for file in files where !state.fallbackFiles.contains(file) { state.fallbackFiles.append(file) }
         }
     }
@@ -110,14 +115,13 @@ public enum FontLibrary {
             let before = Set(current.userFiles + current.userDirectories + current.fallbackFiles)
             while true {
                 do {
-                    next.configuration = try FontConfiguration(
-                        defaultFiles: resolveDefaultFiles(), userDirectories: next.userDirectories,
-                        userFiles: next.userFiles + next.fallbackFiles, includeSystemFonts: next.includesSystemFonts)
+                    next.configuration = try configuration(of: next)
                     break
                 } catch FontError.unreadable(let path) where before.contains(path) {
                     next.userFiles.removeAll { $0 == path }
                     next.userDirectories.removeAll { $0 == path }
                     next.fallbackFiles.removeAll { $0 == path }
+                    next.fallbackDirectories.removeAll { $0 == path }
                 }
             }
             next.generation += 1
@@ -129,12 +133,18 @@ public enum FontLibrary {
     static func configuration() throws -> FontConfiguration {
         try state.withLock { current in
             if let configuration = current.configuration { return configuration }
-            let configuration = try FontConfiguration(
-                defaultFiles: resolveDefaultFiles(), userDirectories: current.userDirectories,
-                userFiles: current.userFiles + current.fallbackFiles, includeSystemFonts: current.includesSystemFonts)
+            let configuration = try configuration(of: current)
             current.configuration = configuration
             return configuration
         }
+    }
+
+    /// The fontconfig configuration for `state`: the fallback set through its folder of links
+    /// when there is one (fontconfig caches a folder's scan, not a file's), else file by file.
+    private static func configuration(of state: State) throws -> FontConfiguration {
+        try FontConfiguration(defaultFiles: resolveDefaultFiles(), userDirectories: state.userDirectories + state.fallbackDirectories,
+                              userFiles: state.userFiles + (state.fallbackDirectories.isEmpty ? state.fallbackFiles : []),
+                              includeSystemFonts: state.includesSystemFonts)
     }
 
     static var generation: Int { state.withLock { $0.generation } }
