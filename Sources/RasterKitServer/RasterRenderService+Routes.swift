@@ -28,7 +28,18 @@ extension RasterRenderService {
                                 + "; it has \(states.joined(separator: ", "))", code: "unknown_state")
             }
             // A size the manifest lists keeps its caps; another size is drawn with the first's caps.
-            let size = query.size ?? component.sizes.first?.size
+            // A size measured from the layers (`width: auto`) is the state's own: with parameters,
+            // the state they make is resolved first, since its text decides the size.
+            var measured = state.measuredSizes
+            if query.size == nil, measured != nil, !query.parameters.isEmpty, let manifest = catalog.manifest {
+                do throws(ParameterError) {
+                    measured = try manifest.state(stateName, of: component, in: query.appearance,
+                                                  parameters: query.parameters).measuredSizes
+                } catch {
+                    throw .parameter(error)
+                }
+            }
+            let size = query.size ?? (measured?.first ?? component.sizes.first)?.size
             guard let size else { throw .badRequest("component '\(name)' has no size in the manifest: add size=WxH") }
             // The values as given, as a digest: the memo holds only requests whose values were
             // checked (and rendered) before, so a repeated request skips checking them again, and

@@ -122,3 +122,31 @@ import Testing
         try await server.stop()
     }
 }
+
+@Suite("Measured sizes over HTTP") struct MeasuredSizeRouteTests {
+    static let manifest = """
+        components:
+          chip:
+            sizes: [{height: 20, width: auto, maxWidth: 400}]
+            parameters: {label: {type: string, maxLength: 40, default: OK}}
+            states: {short: {}}
+            layers:
+              - stack:
+                  axis: horizontal
+                  padding: [0, 6, 0, 6]
+                  children: [text: {text: "$label", font: DejaVu Sans Mono 10, maxLines: 1}]
+        """
+
+    /// Without size=, a component measured from its layers is served at its state's measured
+    /// size, and with parameters at the size their text makes.
+    @Test func aMeasuredComponentIsServedAtItsOwnSize() async throws {
+        let server = try await TestServer.start(manifest: Self.manifest)
+        let listed = try await server.request("/components/chip/short.png")
+        #expect(listed.status == 200)
+        #expect(try RasterImage(pngData: listed.body).pixelWidth == 25)        // 12 + 2 × 6.02, rounded up
+        let longer = try await server.request("/components/chip/short.png?label=ABCDEFGHIJ")
+        #expect(longer.status == 200)
+        #expect(try RasterImage(pngData: longer.body).pixelWidth == 73)        // 12 + 10 × 6.02, rounded up
+        try await server.stop()
+    }
+}
