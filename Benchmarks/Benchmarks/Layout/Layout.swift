@@ -93,7 +93,8 @@ func recordedFrames(_ card: StackCard, size: Size) throws -> [Rect] {
             }
         }
     }
-    _ = try RasterImage(size: size) { canvas in try canvas.draw(recording, in: Rect(size: size)) }
+    // At the scale the card is drawn at, since text is measured at the scale it is shown at.
+    _ = try RasterImage(size: size, scale: 2) { canvas in try canvas.draw(recording, in: Rect(size: size)) }
     return recorder.frames
 }
 
@@ -157,11 +158,27 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try rasterizer.image(for: placed, size: cardSize, scale: 2))
     })
 
+    // Measuring a state measured before (a server learning the size of a state it serves, a
+    // state measured at load and again when drawn) is a lookup of its text's measurement.
     let chip = Chip(label: "Waiting for review")
     let chipSize = (try? chip.idealSize(height: 28)) ?? Size(width: 150, height: 28)
     paired("layout: auto-width chip, measuring vs drawing it at its size", subject: {
         blackHole(try chip.idealSize(height: 28))
     }, baseline: {
+        blackHole(try RasterImage(size: chipSize, scale: 2) { canvas in try chip.draw(in: canvas, size: chipSize) })
+    })
+
+    // A state never measured before: a label new to the process each time, so measuring it
+    // costs its Pango layout, and drawing it costs its own (at scale 2) and the pixels.
+    var labels = 0
+    func newChip() -> Chip {
+        labels += 1
+        return Chip(label: "Waiting for review \(labels)")
+    }
+    paired("layout: auto-width chip with a new label, measuring vs drawing it at its size", subject: {
+        blackHole(try newChip().idealSize(height: 28))
+    }, baseline: {
+        let chip = newChip()
         blackHole(try RasterImage(size: chipSize, scale: 2) { canvas in try chip.draw(in: canvas, size: chipSize) })
     })
 }

@@ -12,12 +12,18 @@ extension Canvas {
     /// Draws spans of text, each styled as it says over `style`, inside `rect` as
     /// ``draw(text:in:style:)`` draws one text.
     public func draw(_ spans: [TextSpan], in rect: Rect, style: TextStyle) {
+        draw(TextRun(spans, style: style), in: rect)
+    }
+
+    /// Draws a run of text as ``draw(_:in:style:)`` does.
+    func draw(_ run: TextRun, in rect: Rect) {
         ensureOpen()
+        let style = run.style
         guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite else {
             return record(RenderError.invalidSize(rect.size))
         }
         do {
-            let fitted = try fittedLayout(spans, style: style, width: rect.width, height: rect.height)
+            let fitted = try fittedLayout(run, width: rect.width, height: rect.height)
             let extents = fitted.layout.logicalExtents
             let scale = fitted.scale
             var x = rect.minX
@@ -55,7 +61,7 @@ extension Canvas {
     public func draw(_ spans: [TextSpan], at point: Point, style: TextStyle) {
         ensureOpen()
         do {
-            let layout = try laidOut(spans, style: style, width: nil)
+            let layout = try laidOut(TextRun(spans, style: style), width: nil)
             show(layout, at: point, scale: 1, color: style.color)
         } catch {
             record(error)
@@ -72,13 +78,28 @@ extension Canvas {
     /// points wide and `height` points tall (either nil for no bound). A text that may shrink
     /// (``TextStyle/fit``) is measured at the scale it would be drawn at.
     public func measure(_ spans: [TextSpan], style: TextStyle, width: Double? = nil, height: Double? = nil) -> TextMetrics {
+        measure(TextRun(spans, style: style), width: width, height: height)
+    }
+
+    /// Measures a run of text as ``measure(_:style:width:height:)`` does, once per process for
+    /// each text, box, transform and set of fonts (``TextMeasurements``).
+    func measure(_ run: TextRun, width: Double?, height: Double?) -> TextMetrics {
         ensureOpen()
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(context, &matrix)
+        // Only text that may shrink is measured against a height.
+        let height = run.style.fit == .none ? nil : height
+        let key = TextMeasurements.Key(run: run, width: width, height: height, xx: matrix.xx, yx: matrix.yx, xy: matrix.xy,
+                                       yy: matrix.yy, fonts: FontLibrary.generation, scale: scale,
+                                       maximumSide: environment.limits.pixels.maximumSide)
+        if let known = TextMeasurements.metrics(for: key) { return known }
         do {
-            let fitted = try fittedLayout(spans, style: style, width: width, height: height)
+            let fitted = try fittedLayout(run, width: width, height: height)
             var metrics = fitted.layout.metrics
             metrics.size = Size(width: metrics.size.width * fitted.scale, height: metrics.size.height * fitted.scale)
             metrics.firstBaseline *= fitted.scale
             metrics.scale = fitted.scale
+            TextMeasurements.keep(metrics, for: key)
             return metrics
         } catch {
             record(error)
@@ -91,17 +112,17 @@ extension Canvas {
     /// unwrapped is laid out without one (the layout its ideal size was measured with), and is
     /// aligned in the box here. A layout is made under the scale it is shown at, so glyphs are
     /// shaped for the size they are drawn at.
-    private func fittedLayout(_ spans: [TextSpan], style: TextStyle, width: Double?, height: Double?) throws
+    private func fittedLayout(_ run: TextRun, width: Double?, height: Double?) throws
         -> (layout: TextEngine.Layout, scale: Double, wraps: Bool) {
         func layout(at scale: Double) throws -> (layout: TextEngine.Layout, scale: Double, wraps: Bool) {
-            let unwrapped = try withScale(scale) { try laidOut(spans, style: style, width: nil) }
+            let unwrapped = try withScale(scale) { try laidOut(run, width: nil) }
             guard let width, unwrapped.logicalExtents.width * scale > width + fitSlack else {
                 return (unwrapped, scale, false)
             }
-            return (try withScale(scale) { try laidOut(spans, style: style, width: width / scale) }, scale, true)
+            return (try withScale(scale) { try laidOut(run, width: width / scale) }, scale, true)
         }
         let full = try layout(at: 1)
-        guard case .shrink(let requested) = style.fit, !fits(full, width: width, height: height) else { return full }
+        guard case .shrink(let requested) = run.style.fit, !fits(full, width: width, height: height) else { return full }
         let minimumScale = TextLimits.minimumScale(requested)
         let smallest = try layout(at: minimumScale)
         guard fits(smallest, width: width, height: height) else { return smallest }
@@ -139,10 +160,10 @@ extension Canvas {
     /// `spans` laid out by Pango once they are within ``TextLimits`` and the render may go on (a
     /// layout is the one step a deadline cannot interrupt, so it is checked before each new one;
     /// a layout kept from earlier in the draw passed both).
-    private func laidOut(_ spans: [TextSpan], style: TextStyle, width: Double?) throws -> TextEngine.Layout {
-        try text.layout(spans, style: style, width: width, for: context) {
+    private func laidOut(_ run: TextRun, width: Double?) throws -> TextEngine.Layout {
+        try text.layout(run, width: width, for: context) {
             try environment.checkContinuing()
-            try TextLimits.check(spans, style: style, scale: scale, limits: environment.limits)
+            try TextLimits.check(run.spans, style: run.style, scale: scale, limits: environment.limits)
         }
     }
 

@@ -46,6 +46,9 @@ package enum TextLimits {
 
     /// Throws when one character of `text` holds more scalars than Pango can lay out quickly.
     private static func check(_ text: String) throws {
+        // Every ASCII character is one scalar (a CR LF pair, two), so only other text is walked
+        // character by character, which is the costly part of checking a label.
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return }
         for character in text where character.unicodeScalars.count > maximumScalarsPerCharacter {
             throw RenderError.limitExceeded(what: "Unicode scalars in one character (a letter and its combining marks)",
                                             value: "\(character.unicodeScalars.count)", limit: "\(maximumScalarsPerCharacter)")
@@ -54,10 +57,14 @@ package enum TextLimits {
 
     /// The size a Pango font description states (`DejaVu Sans Bold 15`, `Sans 12px`), or nil.
     static func fontSize(in font: String) -> Double? {
-        // Variations (`@wght=300`) come after the size.
-        let beforeVariations = font.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard var word = beforeVariations.split(whereSeparator: { $0 == " " || $0 == "," }).last else { return nil }
-        if word.hasSuffix("px") { word = word.dropLast(2) }
+        // Variations (`@wght=300`) come after the size; the size is the last word before them.
+        let utf8 = font.utf8
+        let isSeparator = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") }
+        let beforeVariations = utf8.firstIndex(of: UInt8(ascii: "@")) ?? utf8.endIndex
+        guard let last = utf8[..<beforeVariations].lastIndex(where: { !isSeparator($0) }) else { return nil }
+        let start = utf8[..<last].lastIndex(where: isSeparator).map(utf8.index(after:)) ?? utf8.startIndex
+        guard var word = String(utf8[start...last]) else { return nil }
+        if word.hasSuffix("px") { word.removeLast(2) }
         return Double(word)
     }
 }

@@ -92,7 +92,7 @@ public struct Text: LayoutContent {
     }
 
     /// The text as an element.
-    public var element: LayoutElement { LayoutElement(.text(spans, style)) }
+    public var element: LayoutElement { LayoutElement(.text(TextRun(spans, style: style))) }
 }
 
 /// A raster image, at its size in points unless a frame sizes it; a frame on one axis sets the

@@ -21,7 +21,7 @@ public struct LayoutElement: LayoutContent {
     enum Content {
         case stack(Stack)
         case spacer(minimumLength: Double)
-        case text([TextSpan], TextStyle)
+        case text(TextRun)
         /// Content of a natural size that keeps its aspect ratio: an image, an SVG.
         case aspect(natural: Size, draw: (Canvas, Rect) throws -> Void)
         /// Takes the size it is offered, or none when offered none.
@@ -31,12 +31,20 @@ public struct LayoutElement: LayoutContent {
         indirect case effect(LayoutElement, around: (Canvas, Rect, () throws -> Void) throws -> Void)
     }
 
-    let content: Content
+    /// The content, boxed: a walk copies elements often (stacks hold them in arrays), and a
+    /// reference copies in one step where a text's style would copy field by field.
+    private final class Box {
+        let content: Content
+        init(_ content: Content) { self.content = content }
+    }
+
+    private let box: Box
+    var content: Content { box.content }
     /// The size the element asks for and how it grows and aligns in a stack.
     public var sizing: LayoutSizing
 
     init(_ content: Content, sizing: LayoutSizing = LayoutSizing()) {
-        self.content = content
+        box = Box(content)
         self.sizing = sizing
     }
 

@@ -14,31 +14,50 @@ struct LayoutEngine {
     }
 
     /// Where the walk is: the direction rows run in, how deep stacks are nested, and the
-    /// element's place in the tree (the index of each child on the way down), which names it in
-    /// the walk's memo.
+    /// element's place in the tree.
     struct Context {
         var direction: LayoutDirection
         var depth = 0
-        var path: [Int] = []
+        var place = Place()
 
         /// The context of a stack's child `index`, inside a stack in `direction`.
         func child(_ index: Int) -> Context {
             var child = self
-            child.path.append(index)
+            child.place = place.child(index)
             return child
         }
     }
 
-    /// Sizes already worked out in this walk, by element and proposal.
-    final class Memo {
-        struct Key: Hashable {
-            var path: [Int]
-            var width: Double?
-            var height: Double?
+    /// One element's place in the tree, made once per walk, holding what the walk learnt about
+    /// the element there: stacks ask a child its size more than once, and nested stacks would
+    /// otherwise measure their leaves once per level. A place, not a key built from the path,
+    /// so a lookup hashes nothing: an element is offered few proposals in a walk.
+    final class Place {
+        private var children: [Place?] = []
+        /// The sizes measured here, by proposal: most elements are offered one or two, so the
+        /// first is kept without an array.
+        private var first: (proposal: ProposedSize, measured: Measured)?
+        private var others: [(proposal: ProposedSize, measured: Measured)] = []
+        /// Whether the element's sizing was checked.
+        var isChecked = false
+
+        /// The place of child `index`, the same one each time it is asked for.
+        func child(_ index: Int) -> Place {
+            if index >= children.count { children += repeatElement(nil, count: index + 1 - children.count) }
+            if let known = children[index] { return known }
+            let made = Place()
+            children[index] = made
+            return made
         }
-        var sizes: [Key: Measured] = [:]
-        /// The elements whose sizing was checked, by place.
-        var checked: Set<[Int]> = []
+
+        func measured(for proposal: ProposedSize) -> Measured? {
+            if let first, first.proposal == proposal { return first.measured }
+            return others.first { $0.proposal == proposal }?.measured
+        }
+
+        func keep(_ measured: Measured, for proposal: ProposedSize) {
+            if first == nil { first = (proposal, measured) } else { others.append((proposal, measured)) }
+        }
     }
 
     /// Where a stack's children go, relative to its padded inner box.
@@ -50,7 +69,6 @@ struct LayoutEngine {
     }
 
     let canvas: Canvas
-    let memo = Memo()
 
     /// The longest length a layout may state: the longest side RasterKit draws, in points.
     var maximumLength: Double { Double(canvas.environment.limits.pixels.maximumSide) }
@@ -60,18 +78,21 @@ struct LayoutEngine {
     /// The size `element` takes when offered `proposal`: its fixed lengths, else its content's
     /// size within its bounds.
     func measure(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
-        let key = Memo.Key(path: context.path, width: proposal.width, height: proposal.height)
-        if let known = memo.sizes[key] { return known }
-        let measured = try measureAnew(element, proposal, context)
-        memo.sizes[key] = measured
+        // Text that may not shrink takes the same size at any height (it wraps at its width
+        // and is clipped), so the heights nested stacks offer it share one measurement.
+        var asked = proposal
+        if case .text(let run) = element.content, run.style.fit == .none { asked.height = nil }
+        if let known = context.place.measured(for: asked) { return known }
+        let measured = try measureAnew(element, asked, context)
+        context.place.keep(measured, for: asked)
         return measured
     }
 
     /// Throws for sizing the layout cannot use; each element is checked once per walk.
     private func validate(_ sizing: LayoutSizing, _ context: Context) throws {
-        guard !memo.checked.contains(context.path) else { return }
+        guard !context.place.isChecked else { return }
         try sizing.validate(maximum: maximumLength)
-        memo.checked.insert(context.path)
+        context.place.isChecked = true
     }
 
     private func measureAnew(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
@@ -109,8 +130,8 @@ struct LayoutEngine {
                             baseline: arrangement.baseline.map { $0 + padding.top })
         case .spacer:
             return Measured(size: .zero)
-        case let .text(spans, style):
-            let metrics = canvas.measure(spans, style: style, width: proposal.width, height: proposal.height)
+        case .text(let run):
+            let metrics = canvas.measure(run, width: proposal.width, height: proposal.height)
             let width = proposal.width.map { min(metrics.size.width, $0) } ?? metrics.size.width
             return Measured(size: Size(width: width, height: metrics.size.height), baseline: metrics.firstBaseline)
         case .aspect(let natural, _):
@@ -194,6 +215,7 @@ struct LayoutEngine {
         }
         // Each child's claim on the main axis, from its ideal length.
         var claims: [StackDistribution.Claim] = []
+        claims.reserveCapacity(stack.children.count)
         for (index, child) in stack.children.enumerated() {
             let sizing = child.sizing
             try validate(sizing, context.child(index))
@@ -216,29 +238,28 @@ struct LayoutEngine {
         }
         let lengths = StackDistribution.lengths(for: claims, spacing: stack.spacing, available: Self.length(inner, main))
 
-        // Across the axis: each child at the length it got.
-        var crossLengths: [Double] = []
-        var baselines: [Double?] = []
-        for (index, (child, length)) in zip(stack.children, lengths).enumerated() {
+        // Across the axis: each child at the length it got, and whether it lines up by its
+        // baseline (in a row; children without text line up by their bottom edge).
+        var lines: [(cross: Double, baseline: Double?, byBaseline: Bool)] = []
+        lines.reserveCapacity(lengths.count)
+        var commonBaseline: Double?
+        for (index, length) in lengths.enumerated() {
+            let child = stack.children[index]
             if case .spacer = child.content {
-                crossLengths.append(0)
-                baselines.append(nil)
+                lines.append((0, nil, false))
                 continue
             }
             let measured = try measure(child, proposal(main: length), context.child(index))
-            crossLengths.append(Self.length(measured.size, cross))
-            baselines.append(measured.baseline)
+            let crossLength = Self.length(measured.size, cross)
+            let byBaseline = main == .horizontal && (child.sizing.alignment ?? stack.alignment) == .baseline
+            if byBaseline { commonBaseline = max(commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
+            lines.append((crossLength, measured.baseline, byBaseline))
         }
-        let isSpacer = stack.children.map { if case .spacer = $0.content { true } else { false } }
-        // Baseline alignment in a row: children without text line up by their bottom edge.
-        let baselineAligned = stack.children.indices.filter {
-            main == .horizontal && !isSpacer[$0] && (stack.children[$0].sizing.alignment ?? stack.alignment) == .baseline
+        var hugged = 0.0
+        for line in lines {
+            let extent = line.byBaseline ? (commonBaseline ?? 0) - (line.baseline ?? line.cross) + line.cross : line.cross
+            hugged = max(hugged, extent)
         }
-        let commonBaseline = baselineAligned.map { baselines[$0] ?? crossLengths[$0] }.max() ?? 0
-        let hugged = stack.children.indices.map { index in
-            baselineAligned.contains(index) ? commonBaseline - (baselines[index] ?? crossLengths[index]) + crossLengths[index]
-                : crossLengths[index]
-        }.max() ?? 0
         let crossBox = exact ? (crossOffered ?? hugged) : hugged
         let mainExtent = lengths.reduce(0, +) + stack.spacing * Double(max(lengths.count - 1, 0))
         let mainBox = exact ? (Self.length(inner, main) ?? mainExtent) : mainExtent
@@ -247,23 +268,24 @@ struct LayoutEngine {
         let mirrorsCross = main == .vertical && context.direction == .rtl
 
         var frames: [Rect] = []
+        frames.reserveCapacity(lines.count)
         var baseline: Double?
         var cursor = 0.0
-        for index in stack.children.indices {
-            let length = lengths[index], crossLength = crossLengths[index]
+        for (index, line) in lines.enumerated() {
+            let length = lengths[index]
             let mainPosition = mirrorsMain ? mainBox - cursor - length : cursor
             cursor += length + stack.spacing
             let crossPosition: Double
-            if baselineAligned.contains(index) {
-                crossPosition = commonBaseline - (baselines[index] ?? crossLength)
+            if line.byBaseline {
+                crossPosition = (commonBaseline ?? 0) - (line.baseline ?? line.cross)
             } else {
                 let alignment = stack.children[index].sizing.alignment ?? stack.alignment
-                crossPosition = Self.offset(free: crossBox - crossLength, alignment, reversed: mirrorsCross)
+                crossPosition = Self.offset(free: crossBox - line.cross, alignment, reversed: mirrorsCross)
             }
             let frame = main == .horizontal
-                ? Rect(x: mainPosition, y: crossPosition, width: length, height: crossLength)
-                : Rect(x: crossPosition, y: mainPosition, width: crossLength, height: length)
-            if baseline == nil, let childBaseline = baselines[index] { baseline = frame.minY + childBaseline }
+                ? Rect(x: mainPosition, y: crossPosition, width: length, height: line.cross)
+                : Rect(x: crossPosition, y: mainPosition, width: line.cross, height: length)
+            if baseline == nil, let childBaseline = line.baseline { baseline = frame.minY + childBaseline }
             frames.append(frame)
         }
         let size = main == .horizontal ? Size(width: mainBox, height: crossBox) : Size(width: crossBox, height: mainBox)
@@ -301,8 +323,8 @@ struct LayoutEngine {
             }
         case .spacer:
             break
-        case let .text(spans, style):
-            canvas.draw(spans, in: rect, style: style)
+        case .text(let run):
+            canvas.draw(run, in: rect)
         case .aspect(_, let draw), .drawing(let draw), .custom(_, let draw):
             try draw(canvas, rect)
         case let .effect(inner, around):

@@ -4,13 +4,14 @@ internal import CCairo
 
 /// Lays out text with Pango for one canvas, keeping each layout for the rest of the draw: a
 /// layout measures a text and then draws it, so measuring (by a stack, or by shrinking text to
-/// fit) costs no second layout.
+/// fit) costs no second layout. A left-aligned text wrapped at one width also serves any
+/// narrower width its lines still fit: a stack measures a paragraph at the width it offers and
+/// draws it at the width the paragraph took, and Pango would break its lines in the same places.
 struct TextEngine {
     /// What decides a layout: the text, its style, the width it wraps at, and the linear part of
     /// the transform it is made under (glyphs are shaped for the size they are drawn at).
     private struct Request: Hashable {
-        var spans: [TextSpan]
-        var style: TextStyle
+        var run: TextRun
         var width: Double?
         var xx: Double, yx: Double, xy: Double, yy: Double
     }
@@ -18,6 +19,8 @@ struct TextEngine {
     /// Layouts made during this draw. A draw lays out a bounded number of texts in practice; the
     /// bound keeps one that lays out many different ones from holding them all.
     private var layouts: [Request: Layout] = [:]
+    /// The left-aligned wrapped layouts among them, by their request without its width.
+    private var wrapped: [Request: [Layout]] = [:]
     private static let maximumKept = 256
 
     /// One laid-out piece of text; the layout is freed with it.
@@ -27,6 +30,8 @@ struct TextEngine {
         let layout: OpaquePointer
         /// Whether the text's lines run right to left, as its style's direction resolved.
         let isRightToLeft: Bool
+        /// The width lines wrap at, in Pango units; nil when they do not wrap.
+        var wrapWidth: Int32?
 
         init(context: OpaquePointer, isRightToLeft: Bool) {
             self.context = context
@@ -41,11 +46,27 @@ struct TextEngine {
 
         /// The logical extents in points: x, y, width, height.
         var logicalExtents: (x: Double, y: Double, width: Double, height: Double) {
-            var ink = rk_pango_rectangle(), logical = rk_pango_rectangle()
-            rk_pango_layout_get_extents(layout, &ink, &logical)
+            let logical = logicalRectangle
             let unit = Double(RK_PANGO_SCALE)
             return (Double(logical.x) / unit, Double(logical.y) / unit, Double(logical.width) / unit,
                     Double(logical.height) / unit)
+        }
+
+        /// The logical extents in Pango units.
+        private var logicalRectangle: rk_pango_rectangle {
+            var ink = rk_pango_rectangle(), logical = rk_pango_rectangle()
+            rk_pango_layout_get_extents(layout, &ink, &logical)
+            return logical
+        }
+
+        /// Whether this left-aligned wrapped layout breaks its lines where a layout wrapped at
+        /// `units` would: Pango fills each line greedily, so a width still holding every line,
+        /// but no wider than this one, makes the same breaks. Nothing may be ellipsized, since
+        /// what is cut off depends on the width.
+        func breaksLikeWidth(_ units: Int32) -> Bool {
+            guard let wrapWidth, units <= wrapWidth, !isEllipsized else { return false }
+            let logical = logicalRectangle
+            return logical.x == 0 && logical.width <= units
         }
 
         var isEllipsized: Bool { rk_pango_layout_is_ellipsized(layout) != 0 }
@@ -59,25 +80,46 @@ struct TextEngine {
         }
     }
 
-    /// `spans` laid out for drawing on `cairoContext` (whose transform is taken into account),
+    /// `run` laid out for drawing on `cairoContext` (whose transform is taken into account),
     /// made once per draw, after `check` (which a layout kept from before has passed).
     /// `width` nil lays out without a width: no wrapping and no alignment box.
-    mutating func layout(_ spans: [TextSpan], style: TextStyle, width: Double?, for cairoContext: OpaquePointer,
+    mutating func layout(_ run: TextRun, width: Double?, for cairoContext: OpaquePointer,
                          check: () throws -> Void) throws -> Layout {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cairoContext, &matrix)
-        let request = Request(spans: spans, style: style, width: width, xx: matrix.xx, yx: matrix.yx, xy: matrix.xy, yy: matrix.yy)
+        let request = Request(run: run, width: width, xx: matrix.xx, yx: matrix.yx, xy: matrix.xy, yy: matrix.yy)
         if let kept = layouts[request] { return kept }
+        var anyWidth = request
+        anyWidth.width = nil
+        if let units = width.flatMap(Self.wrapUnits),
+           let kept = wrapped[anyWidth]?.first(where: { $0.breaksLikeWidth(units) }) {
+            return kept
+        }
         try check()
-        let made = try Self.makeLayout(spans, style: style, width: width, for: cairoContext)
-        if layouts.count >= Self.maximumKept { layouts.removeAll(keepingCapacity: true) }
+        let made = try Self.makeLayout(run, width: width, for: cairoContext)
+        if layouts.count >= Self.maximumKept {
+            layouts.removeAll(keepingCapacity: true)
+            wrapped.removeAll(keepingCapacity: true)
+        }
         layouts[request] = made
+        if made.wrapWidth != nil, run.style.alignment != .justified,
+           Self.physicalAlignment(run.style.alignment, isRightToLeft: made.isRightToLeft) == .left {
+            wrapped[anyWidth, default: []].append(made)
+        }
         return made
     }
 
-    private static func makeLayout(_ spans: [TextSpan], style: TextStyle, width: Double?, for cairoContext: OpaquePointer) throws -> Layout {
+    /// A width to wrap at in Pango units, or nil for none. Rounded to the nearest millionth of a
+    /// unit first, so a width that arithmetic left a hair under a whole unit wraps at that unit.
+    private static func wrapUnits(_ width: Double) -> Int32? {
+        guard width.isFinite, width > 0 else { return nil }
+        return Int32(min((width * Double(RK_PANGO_SCALE) + 1e-6).rounded(.down), Double(Int32.max)))
+    }
+
+    private static func makeLayout(_ run: TextRun, width: Double?, for cairoContext: OpaquePointer) throws -> Layout {
+        let (spans, style) = (run.spans, run.style)
         let fonts = try ThreadFontMap.current()
-        let text = spans.count == 1 ? spans[0].text : spans.map(\.text).joined()
+        let text = run.text
         let isRightToLeft = Self.isRightToLeft(text, style.direction)
         let context = fonts.makeContext()
         rk_pango_cairo_update_context(cairoContext, context)
@@ -95,8 +137,9 @@ struct TextEngine {
         defer { rk_pango_attr_list_unref(attributes) }
         var hasAttributes = addSpanAttributes(spans, to: attributes)
         let scale = Double(RK_PANGO_SCALE)
-        if let width, width.isFinite, width > 0 {
-            rk_pango_layout_set_width(pango, Int32(min(width * scale, Double(Int32.max))))
+        if let units = width.flatMap(wrapUnits) {
+            rk_pango_layout_set_width(pango, units)
+            layout.wrapWidth = units
             switch style.wrapping {
             case .word: rk_pango_layout_set_wrap(pango, RK_PANGO_WRAP_WORD)
             case .character:

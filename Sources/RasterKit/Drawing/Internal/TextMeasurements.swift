@@ -1,0 +1,71 @@
+/// Text measured anywhere in the process, kept so that measuring the same text again costs a
+/// lookup rather than a Pango layout. A server measures a self-sizing component's state on
+/// every request to learn the size its image is keyed by, and a state is measured at load and
+/// again when it is drawn; the layout is the whole cost of each.
+///
+/// A measurement depends only on what the key holds: the text and its style, the box, the
+/// transform it is laid out under, the fonts registered (their generation) and the scale and
+/// limits it was checked against. Rendering options are fixed for the process (``ThreadFontMap``).
+/// Only measurements that succeeded are kept.
+enum TextMeasurements {
+    struct Key: Hashable, Sendable {
+        var run: TextRun
+        var width: Double?
+        var height: Double?
+        var xx: Double, yx: Double, xy: Double, yy: Double
+        /// ``FontLibrary/generation``: which fonts the text resolves to.
+        var fonts: Int
+        /// The canvas's scale and the longest side its limits allow, which ``TextLimits`` holds
+        /// font sizes and spacing to.
+        var scale: Double
+        var maximumSide: Int
+    }
+
+    /// Two generations: lookups promote from the older one, and when the recent one is full it
+    /// becomes the older, so what is used survives and the total stays bounded.
+    private struct Generations {
+        var recent: [Key: TextMetrics] = [:]
+        var older: [Key: TextMetrics] = [:]
+
+        mutating func insert(_ metrics: TextMetrics, for key: Key) {
+            if recent.count >= TextMeasurements.generationCapacity {
+                older = recent
+                recent = [:]
+            }
+            recent[key] = metrics
+        }
+    }
+
+    private static let kept = Lock(Generations())
+    static let generationCapacity = 2_048
+    /// Texts longer than this (in UTF-8 bytes, with their fonts) are measured every time, so
+    /// the measurements kept take a few megabytes at most.
+    static let maximumKeptBytes = 2_048
+
+    static func metrics(for key: Key) -> TextMetrics? {
+        kept.withLock { kept in
+            if let known = kept.recent[key] { return known }
+            guard let known = kept.older.removeValue(forKey: key) else { return nil }
+            kept.insert(known, for: key)
+            return known
+        }
+    }
+
+    static func keep(_ metrics: TextMetrics, for key: Key) {
+        guard key.run.byteCount <= maximumKeptBytes else { return }
+        kept.withLock { $0.insert(metrics, for: key) }
+    }
+
+    /// How many measurements are kept.
+    static var count: Int { kept.withLock { $0.recent.count + $0.older.count } }
+
+    /// Whether a measurement is kept for a key that passes `test`.
+    static func contains(where test: (Key) -> Bool) -> Bool {
+        kept.withLock { $0.recent.keys.contains(where: test) || $0.older.keys.contains(where: test) }
+    }
+
+    /// Forgets every measurement (for tests that compare against a fresh one).
+    static func removeAll() {
+        kept.withLock { $0 = Generations() }
+    }
+}

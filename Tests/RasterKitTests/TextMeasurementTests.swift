@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import RasterKit
+
+/// Measurements kept across canvases (`TextMeasurements`) and wrapped layouts reused at a
+/// narrower width: each must give what a fresh layout gives.
+@Suite struct TextMeasurementTests {
+    private let paragraph = "Everything that changed this week, in one place for the whole team and its reviewers"
+
+    /// The pixels of `body` drawn on a white canvas.
+    private func pixels(_ size: Size, scale: Double = 2, _ body: (Canvas) throws -> Void) throws -> Data {
+        let image = try RasterImage(size: size, scale: scale) { canvas in
+            canvas.fill(Path(rect: Rect(size: size)), with: .color(.white))
+            try body(canvas)
+        }
+        return try image.pngData()
+    }
+
+    @Test(arguments: [TextStyle.Alignment.natural, .left, .center, .right, .justified])
+    func aParagraphMeasuredWideAndDrawnAtTheWidthItTookIsDrawnAsAtThatWidthAlone(_ alignment: TextStyle.Alignment) throws {
+        let style = TextStyle(font: "DejaVu Sans 12", alignment: alignment)
+        let size = Size(width: 240, height: 80)
+        var taken = 0.0
+        let measuredFirst = try pixels(size) { canvas in
+            // Wrapped at 230, it takes less: the width a stack then draws it at.
+            taken = canvas.measure(text: paragraph, style: style, width: 230).size.width
+            canvas.draw(text: paragraph, in: Rect(x: 4, y: 4, width: taken, height: 70), style: style)
+        }
+        #expect(taken < 230 || alignment == .justified, "justified lines fill the width")
+        let drawnAlone = try pixels(size) { canvas in
+            canvas.draw(text: paragraph, in: Rect(x: 4, y: 4, width: taken, height: 70), style: style)
+        }
+        #expect(measuredFirst == drawnAlone)
+    }
+
+    @Test func aLayoutWrappedWideIsNotReusedWhereItsLinesWouldBreakDifferently() throws {
+        let style = TextStyle(font: "DejaVu Sans 12")
+        let size = Size(width: 240, height: 120)
+        let narrow = 120.0
+        let measuredFirst = try pixels(size) { canvas in
+            _ = canvas.measure(text: paragraph, style: style, width: 230)
+            canvas.draw(text: paragraph, in: Rect(x: 4, y: 4, width: narrow, height: 110), style: style)
+        }
+        let drawnAlone = try pixels(size) { canvas in
+            canvas.draw(text: paragraph, in: Rect(x: 4, y: 4, width: narrow, height: 110), style: style)
+        }
+        #expect(measuredFirst == drawnAlone)
+    }
+
+    @Test func aMeasurementKeptIsTheMeasurementMadeAfresh() throws {
+        let style = TextStyle(font: "DejaVu Sans Bold 13", maxLines: 2)
+        func measure() throws -> TextMetrics {
+            var metrics = TextMetrics(size: .zero, lineCount: 0, isTruncated: false, firstBaseline: 0)
+            _ = try RasterImage(size: Size(width: 1, height: 1), scale: 2) { canvas in
+                metrics = canvas.measure(text: paragraph, style: style, width: 150)
+            }
+            return metrics
+        }
+        TextMeasurements.removeAll()
+        let fresh = try measure()
+        let kept = try measure()
+        #expect(fresh == kept)
+        #expect(fresh.lineCount == 2 && fresh.isTruncated)
+    }
+
+    @Test func aMeasurementKeptUnderLooserLimitsIsNotServedUnderTighterOnes() throws {
+        let style = TextStyle(font: "DejaVu Sans 300")
+        _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in
+            #expect(canvas.measure(text: "Big", style: style).size.width > 300)
+        }
+        let tight = ResourceLimits(pixels: PixelLimits(maximumSide: 200, maximumPixelCount: 1 << 20))
+        #expect(throws: RenderError.self) {
+            _ = try RasterImage(size: Size(width: 1, height: 1), limits: tight) { canvas in
+                _ = canvas.measure(text: "Big", style: style)
+            }
+        }
+    }
+
+    @Test func aMeasurementAtOneScaleIsNotServedAtAnother() throws {
+        // The same text at scales 1 and 2 is checked against the limits at each scale.
+        let style = TextStyle(font: "DejaVu Sans 150")
+        let limits = ResourceLimits(pixels: PixelLimits(maximumSide: 200, maximumPixelCount: 1 << 20))
+        _ = try RasterImage(size: Size(width: 1, height: 1), scale: 1, limits: limits) { canvas in
+            _ = canvas.measure(text: "Scaled", style: style)
+        }
+        #expect(throws: RenderError.self) {
+            _ = try RasterImage(size: Size(width: 1, height: 1), scale: 2, limits: limits) { canvas in
+                _ = canvas.measure(text: "Scaled", style: style)
+            }
+        }
+    }
+
+    @Test func manyTasksMeasuringOneTextAgree() async throws {
+        let style = TextStyle(font: "DejaVu Sans 12")
+        let text = "Raced \(UUID().uuidString)"
+        let widths = try await withThrowingTaskGroup(of: Double.self) { group in
+            for _ in 0..<32 {
+                group.addTask {
+                    var width = 0.0
+                    _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in
+                        width = canvas.measure(text: text, style: style, width: 80).size.width
+                    }
+                    return width
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(widths.count == 32)
+        #expect(Set(widths).count == 1)
+    }
+
+    @Test func theMeasurementsKeptAreBounded() throws {
+        let style = TextStyle(font: "DejaVu Sans 8")
+        _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in
+            for index in 0..<(2 * TextMeasurements.generationCapacity + 10) {
+                _ = canvas.measure(text: "\(index)", style: style)
+            }
+        }
+        #expect(TextMeasurements.count <= 2 * TextMeasurements.generationCapacity)
+        // A text longer than the bound is measured but not kept.
+        let long = String(repeating: "long text ", count: TextMeasurements.maximumKeptBytes / 10 + 1)
+        _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in _ = canvas.measure(text: long, style: style) }
+        #expect(!TextMeasurements.contains { $0.run.spans.first?.text == long })
+    }
+}
