@@ -47,6 +47,44 @@ private let chipManifest = """
         }
     }
 
+    @Test func aUsedComponentOfAutoSizeTakesItsMeasuredSizeInAStack() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        let manifest = try fixture.load(chipManifest.replacingOccurrences(of: "components:\n", with: """
+            components:
+              bar:
+                scales: [1]
+                sizes: [{height: 28, width: auto, maxWidth: 800}]
+                states:
+                  two: {first: short, second: medium}
+                  one: {first: short, second: short}
+                layers:
+                  - stack:
+                      axis: horizontal
+                      spacing: 4
+                      children:
+                        - use: {component: chip, state: "$first"}
+                        - use: {component: chip, state: "$second"}
+                        - rect: {fill: black, width: 3}
+
+            """))
+        let chip = try #require(manifest.component(named: "chip"))
+        let chipWidths = Dictionary(uniqueKeysWithValues: chip.states.map { ($0.name, $0.measuredSizes?.first?.size.width ?? 0) })
+        let bar = try #require(manifest.component(named: "bar"))
+        let barWidths = Dictionary(uniqueKeysWithValues: bar.states.map { ($0.name, $0.measuredSizes?.first?.size.width ?? 0) })
+        let short = try #require(chipWidths["short"]), medium = try #require(chipWidths["medium"])
+        // The row hugs its chips: each at its own measured width, with the spacing and the rule.
+        #expect(barWidths["two"] == short + 4 + medium + 4 + 3)
+        #expect(barWidths["one"] == short + 4 + short + 4 + 3)
+        // Drawn, the black rule sits right after the second chip.
+        let state = try #require(bar.states.first { $0.name == "two" })
+        let size = try #require(state.measuredSizes?.first)
+        let image = try Rasterizer().image(for: bar.component(state, at: size), size: size.size, scale: 1)
+        let ruleStart = Int(short + 4 + medium + 4)
+        #expect(image.pixel(x: ruleStart + 1, y: 14).alpha > 200 && image.pixel(x: ruleStart + 1, y: 14).blue < 40)
+        #expect(image.pixel(x: Int(short) + 2, y: 14).alpha < 40)   // the gap between the chips
+    }
+
     @Test func aStackLaysOutLikeRasterKitsStack() throws {
         let fixture = try ManifestFixture()
         defer { fixture.remove() }

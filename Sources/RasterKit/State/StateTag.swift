@@ -4,7 +4,7 @@
 /// Every tag byte written into a key's canonical stream is declared in this file, so that a new
 /// one is chosen with all the others in view: standard values and structure here (0x01–0x44),
 /// RasterKit's own value types in ``StateTags/OwnType`` (0x80–0x94), and the batch layer model of
-/// RasterKitBatch in ``StateTags/Layer`` (0xA0–0xB8). A byte must never change meaning: keys
+/// RasterKitBatch in ``StateTags/Layer`` (0xA0–0xB9). A byte must never change meaning: keys
 /// stored on disk would then match other states.
 enum StateTag: UInt8, CaseIterable {
     case bool = 1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, int, uint, float, double
@@ -43,10 +43,11 @@ package enum StateTags {
         package static let color: UInt8 = 0xA8, linear: UInt8 = 0xA9, radial: UInt8 = 0xAA, none: UInt8 = 0xAB
         package static let shapeRect: UInt8 = 0xB0, roundedRect: UInt8 = 0xB1, ellipse: UInt8 = 0xB2, path: UInt8 = 0xB3
         package static let maskPaint: UInt8 = 0xB4, maskLayers: UInt8 = 0xB5, transform: UInt8 = 0xB6
-        package static let stack: UInt8 = 0xB7, spacer: UInt8 = 0xB8
+        package static let stack: UInt8 = 0xB7, spacer: UInt8 = 0xB8, naturalSize: UInt8 = 0xB9
 
         static let all: [UInt8] = [shape, text, image, svg, group, component, inset, rect, color, linear, radial, none,
-                                   shapeRect, roundedRect, ellipse, path, maskPaint, maskLayers, transform, stack, spacer]
+                                   shapeRect, roundedRect, ellipse, path, maskPaint, maskLayers, transform, stack, spacer,
+                                   naturalSize]
     }
 
     /// Every registered byte, for the test that no two mean the same.

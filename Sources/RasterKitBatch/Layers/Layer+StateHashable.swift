@@ -168,12 +168,19 @@ extension GroupLayer: StateHashable {
 }
 
 extension ComponentLayer: StateHashable {
-    /// The child's whole state and caps, through their digest: the parent's pixels depend on them.
+    /// The child's whole state and caps, through their digest: the parent's pixels depend on
+    /// them; and its natural size when it has one (behind a tag of its own, so the keys of
+    /// children without one are what they were).
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.component)
         hasher.write(componentDigest.high)
         hasher.write(componentDigest.low)
         common.hashState(into: &hasher)
+        if let naturalSize {
+            hasher.sip.write(LayerTag.naturalSize)
+            hasher.write(naturalSize.width)
+            hasher.write(naturalSize.height)
+        }
     }
 }
 

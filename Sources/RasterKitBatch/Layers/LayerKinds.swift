@@ -216,15 +216,20 @@ public struct ComponentLayer: Hashable, Sendable {
     }
     /// Frame, opacity and blend mode.
     public var common: LayerCommon
+    /// The size the child takes in a stack when nothing else sizes it: its measured size when
+    /// its component's size is `auto`. Nil for a component of fixed sizes, which fills the box
+    /// it is given, as a background does.
+    public var naturalSize: Size?
     /// The child's state digest, worked out once. Parents key, compare and hash a child by it
     /// rather than by walking its layers again: components that use each other twice at every
     /// level would otherwise cost 2ⁿ walks for n levels.
     private(set) var componentDigest: StableDigest
 
-    /// `component` drawn in the frame.
-    public init(component: DeclarativeComponent, common: LayerCommon = LayerCommon()) {
+    /// `component` drawn in the frame; in a stack, at `naturalSize` unless that is nil.
+    public init(component: DeclarativeComponent, common: LayerCommon = LayerCommon(), naturalSize: Size? = nil) {
         self.component = component
         self.common = common
+        self.naturalSize = naturalSize
         componentDigest = Self.digest(of: component)
     }
 
@@ -235,14 +240,15 @@ public struct ComponentLayer: Hashable, Sendable {
         return hasher.digest
     }
 
-    /// Equal when the children's states and caps and the frames are.
+    /// Equal when the children's states and caps, the frames and the natural sizes are.
     public static func == (lhs: ComponentLayer, rhs: ComponentLayer) -> Bool {
-        lhs.componentDigest == rhs.componentDigest && lhs.common == rhs.common
+        lhs.componentDigest == rhs.componentDigest && lhs.common == rhs.common && lhs.naturalSize == rhs.naturalSize
     }
 
-    /// Hashes the child's digest and the frame.
+    /// Hashes the child's digest, the frame and the natural size.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(componentDigest)
         hasher.combine(common)
+        hasher.combine(naturalSize)
     }
 }

@@ -37,11 +37,20 @@ extension LayerRenderer {
             }
         case .spacer(let spacer):
             element = Spacer(minimumLength: spacer.minimumLength).element
+        case .component(let child) where child.naturalSize != nil:
+            // A component that sizes itself takes its measured size, as a fixed ideal.
+            let natural = child.naturalSize ?? .zero
+            element = CustomElement(sizeThatFits: { _, _ in natural }) { _, rect in try draw(layer, in: rect) }.element
         case .shape, .group, .component:
             // No size of their own: they fill the box they are given, as a background does.
             element = Drawing { _, rect in try draw(layer, in: rect) }.element
         }
         element.sizing = sizing
+        if case .component(let child) = layer, let natural = child.naturalSize {
+            // Not squashed below its measured size unless its sizing allows it.
+            if element.sizing.minWidth == nil { element.sizing.minWidth = min(natural.width, sizing.maxWidth ?? .infinity) }
+            if element.sizing.minHeight == nil { element.sizing.minHeight = min(natural.height, sizing.maxHeight ?? .infinity) }
+        }
         return element
     }
 }

@@ -14,8 +14,9 @@ struct LayerParser {
     }
 
     let reader: ManifestReader
-    /// Resolves a `use` into the child component, or nil after reporting why it cannot be.
-    let resolveUse: (Use) -> DeclarativeComponent?
+    /// Resolves a `use` into the child component and its natural size (see
+    /// ``ComponentLayer/naturalSize``), or nil after reporting why it cannot be.
+    let resolveUse: (Use) -> (component: DeclarativeComponent, naturalSize: Size?)?
 
     static let kinds = ["rect", "roundedRect", "ellipse", "path", "text", "image", "svg", "group", "use", "stack", "spacer"]
 
@@ -331,6 +332,6 @@ struct LayerParser {
         }
         let request = Use(component: name, componentNode: nameNode, state: state, stateNode: stateNode, variables: variables)
         guard let child = resolveUse(request) else { return nil }
-        return .component(ComponentLayer(component: child, common: common))
+        return .component(ComponentLayer(component: child.component, common: common, naturalSize: child.naturalSize))
     }
 }

@@ -157,7 +157,7 @@ final class ManifestResolver {
 
     /// The component a `use` layer names, in the state it asks for (its first by default), in
     /// the appearance of the component that uses it.
-    private func child(_ use: LayerParser.Use, appearance: Appearance) -> DeclarativeComponent? {
+    private func child(_ use: LayerParser.Use, appearance: Appearance) -> (component: DeclarativeComponent, naturalSize: Size?)? {
         guard let spec = specs[use.component] else {
             reader.problem("unknown component \"\(use.component)\" in use" + Suggestion.hint(for: use.component, in: specs.keys)
                            + "; expected one of \(Fields.list(document.components.map(\.name)))", at: use.componentNode)
@@ -182,7 +182,20 @@ final class ManifestResolver {
             }
             state = named
         }
-        return DeclarativeComponent(layers: layers(of: spec, state: state, passed: use.variables, appearance: appearance),
-                                    capInsets: spec.capsForUse, name: "\(spec.name)/\(state.name)")
+        let layers = layers(of: spec, state: state, passed: use.variables, appearance: appearance)
+        let component = DeclarativeComponent(layers: layers, capInsets: spec.capsForUse, name: "\(spec.name)/\(state.name)")
+        // A component that sizes itself (an `auto` size) brings its measured size into a stack;
+        // measured with its first such size, as it would be rendered on its own.
+        guard let sizeSpec = spec.sizes.first(where: { $0.measuredWidth != nil || $0.measuredHeight != nil }) else {
+            return (component, nil)
+        }
+        do {
+            let measured = try LayerMeasuring.measured(Manifest.ComponentSize(sizeSpec), of: layers, limits: reader.limits)
+            return (component, measured.size)
+        } catch {
+            reader.problem("cannot measure component \"\(spec.name)\" (state \"\(state.name)\") for its use here: \(error)",
+                           at: use.componentNode)
+            return nil
+        }
     }
 }
