@@ -52,7 +52,13 @@ extension RasterRenderService {
             if let minimum = parameter.minimum { entry["min"] = minimum }
             if let maximum = parameter.maximum { entry["max"] = maximum }
         case .choice(let words): entry["values"] = words
-        case .bool, .color, .svg: break
+        case .svg:
+            // The icons a value may name, when they are few enough to list.
+            if let folder = parameter.folder {
+                entry["folder"] = folder
+                if parameter.icons.count <= 1_000 { entry["values"] = parameter.icons.sorted() }
+            }
+        case .bool, .color: break
         }
         return entry
     }

@@ -163,4 +163,64 @@ import RasterKitTestSupport
         #expect(problems.contains(15, 33, "not a colour name"), "\(problems.located)")
         #expect(problems.contains(16, 12, "a { is not closed"), "\(problems.located)")
     }
+
+    static let iconBadge = """
+        components:
+          badge:
+            sizes: ["20x20"]
+            parameters:
+              icon: {type: svg, folder: icons, default: a}
+            layers:
+              - svg: {file: "$icon"}
+        """
+
+    @Test func anSVGParameterWithAFolderTakesTheNamesOfItsIcons() throws {
+        let (fixture, _) = try fixture()
+        defer { fixture.remove() }
+        try fixture.writeSVG("icons/arrows/left.svg", color: "green")
+        try fixture.writeSVG("icons/.hidden.svg")
+        let manifest = try fixture.load(Self.iconBadge)
+        let badge = try #require(manifest.component(named: "badge"))
+        let icon = try #require(badge.parameters.first)
+        #expect(icon.declaration == "svg in icons/")
+        #expect(icon.icons == ["a", "b", "arrows/left"])
+        #expect(icon.defaultValue == "icons/a.svg")
+        // A name, with or without .svg, or the path a checked value already is.
+        for value in ["b", "b.svg", "icons/b.svg"] { #expect(try icon.validated(value) == "icons/b.svg") }
+        #expect(try icon.validated("arrows/left") == "icons/arrows/left.svg")
+        // The icon is drawn: the state takes the file the name gives.
+        let state = try manifest.state(badge.states[0].name, of: badge, parameters: ["icon": "arrows/left"])
+        let image = try Rasterizer().image(for: badge.component(state, at: badge.sizes[0]), size: Size(width: 20, height: 20), scale: 1)
+        #expect(image.pixel(x: 10, y: 10).green > 100 && image.pixel(x: 10, y: 10).red < 60)
+        // Anything not among its icons is refused, never looked for on disk.
+        for value in ["c", "../icons/a", "/etc/passwd", "icons/../a", ".hidden", "arrows", "a/../../x", "", "%2e%2e/a"] {
+            #expect(throws: ParameterError.self, "\(value)") { try icon.validated(value) }
+        }
+        #expect {
+            try icon.validated("bb")
+        } throws: { "\($0)".contains("there is no icon \"bb\" in icons/ (did you mean \"b\"?)") }
+    }
+
+    @Test func badIconFoldersArePositionedProblems() throws {
+        let fixture = try ManifestFixture()
+        defer { fixture.remove() }
+        try fixture.writeSVG("icons/a.svg")
+        let problems = try fixture.problems("""
+            components:
+              card:
+                sizes: ["10x10"]
+                parameters:
+                  a: {type: string, folder: icons}
+                  b: {type: svg, folder: ../outside, default: x}
+                  c: {type: svg, folder: missing, default: x}
+                  d: {type: svg, folder: icons, default: nope}
+                  e: {type: svg, folder: /etc, default: passwd}
+                layers: [rect: {fill: red}]
+            """)
+        #expect(problems.contains(5, 33, "applies to svg parameters only"), "\(problems.located)")
+        #expect(problems.contains(6, 30, "relative path of a folder inside the manifest's folder"), "\(problems.located)")
+        #expect(problems.contains(7, 30, "cannot read the folder missing"), "\(problems.located)")
+        #expect(problems.contains(8, 46, "there is no icon \"nope\" in icons/"), "\(problems.located)")
+        #expect(problems.contains(9, 30, "relative path of a folder"), "\(problems.located)")
+    }
 }

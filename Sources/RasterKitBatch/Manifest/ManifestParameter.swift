@@ -14,6 +14,7 @@ extension Manifest {
     ///     count: {type: int, default: 0, min: 0, max: 9999}
     ///     color: {type: color, default: "#4C1"}
     ///     style: {enum: [flat, square], default: flat}
+    ///     icon: {type: svg, folder: icons, default: star}   # an icon's name in icons/
     /// ```
     public struct Parameter: Hashable, Sendable {
         /// What values a parameter takes.
@@ -31,7 +32,8 @@ extension Manifest {
             case color
             /// One of the listed words.
             case choice([String])
-            /// An SVG file: a relative path, inside the manifest's folder.
+            /// An SVG file: a relative path inside the manifest's folder; or, when the parameter
+            /// has a ``Parameter/folder``, the name of an icon in it.
             case svg
 
             /// The type as the manifest writes it.
@@ -62,6 +64,12 @@ extension Manifest {
         public var maximum: Double?
         /// A regular expression a whole `string` must match.
         public var pattern: String?
+        /// For an `svg`: the icon folder (relative to the manifest) its values name icons in.
+        public var folder: String?
+        /// The icons of ``folder``, by their paths in it without `.svg` (`arrows/left`), as
+        /// indexed when the manifest was read: a value is looked up here and never joined to
+        /// the folder's path unseen, so no value names a file outside it.
+        public var icons: Set<String> = []
 
         /// The longest any value may be, whatever its declaration says: a URL's query is bounded
         /// before it is read, and so is every value of it.
@@ -94,7 +102,8 @@ extension Manifest {
                     parts.append("\(minimum.map(\.compactDescription) ?? "")...\(maximum.map(\.compactDescription) ?? "")")
                 }
             case .choice(let words): parts[0] = "enum [\(words.joined(separator: ", "))]"
-            case .bool, .color, .svg: break
+            case .svg: if let folder { parts[0] = "svg in \(folder)/" }
+            case .bool, .color: break
             }
             return parts.joined(separator: ", ")
         }
@@ -142,6 +151,7 @@ extension Manifest {
                 }
                 return value
             case .svg:
+                if let folder { return try icon(value, in: folder, refuse) }
                 let segments = value.split(separator: "/", omittingEmptySubsequences: false)
                 guard value.lowercased().hasSuffix(".svg"), !value.hasPrefix("/"),
                       segments.allSatisfy({ ManifestNames.isSafe(String($0)) }) else {
@@ -150,6 +160,18 @@ extension Manifest {
                 }
                 return value
             }
+        }
+
+        /// The path of the icon `value` names in `folder` (`star`, `star.svg`, or the path this
+        /// returns, `icons/star.svg`, so a value already checked passes again unchanged).
+        private func icon(_ value: String, in folder: String, _ refuse: (String) -> ParameterError) throws(ParameterError)
+            -> String {
+            let name = value.lowercased().hasSuffix(".svg") ? String(value.dropLast(4)) : value
+            if icons.contains(name) { return "\(folder)/\(name).svg" }
+            if name.hasPrefix(folder + "/"), icons.contains(String(name.dropFirst(folder.count + 1))) { return name + ".svg" }
+            // Suggestions compare words with every icon: only short names against a small folder.
+            let hint = name.count <= 64 && icons.count <= 2_000 ? Suggestion.hint(for: name, in: icons.sorted()) : ""
+            throw refuse("there is no icon \(name.debugDescription) in \(folder)/" + hint)
         }
 
         private func checkRange(_ number: Double, _ refuse: (String) -> ParameterError) throws(ParameterError) {

@@ -3,7 +3,9 @@ import RasterKit
 internal import Yams
 
 extension ManifestParser {
-    static let parameterKeys = ["type", "default", "maxLength", "min", "max", "pattern", "enum"]
+    static let parameterKeys = ["type", "default", "maxLength", "min", "max", "pattern", "enum", "folder"]
+    /// The most icons an svg parameter's folder may hold.
+    static let maximumIcons = 10_000
     /// Query keys the server reads itself: a parameter cannot be named like one.
     static let reservedParameterNames: Set<String> = ["size", "scale", "v", "exp", "sig", "appearance", "tint"]
     static let maximumParameters = 64
@@ -92,7 +94,41 @@ extension ManifestParser {
                 parameter.pattern = pattern
             }
         }
+        if let node = fields["folder"] {
+            guard kind == .svg else {
+                reader.problem("\(fields.what("folder")) applies to svg parameters only", at: node)
+                return nil
+            }
+            guard let folder = iconFolder(node, fields.what("folder")) else { return nil }
+            (parameter.folder, parameter.icons) = folder
+        }
         return declared(parameter, defaultNode: fields["default"], at: node, what)
+    }
+
+    /// `folder: icons`: a folder inside the manifest's, and the icons under it (hidden files
+    /// skipped, links to folders not followed), each folder and file stamped as an input.
+    private func iconFolder(_ node: Node, _ what: String) -> (String, Set<String>)? {
+        guard var folder = reader.string(node, what) else { return nil }
+        while folder.hasSuffix("/") { folder.removeLast() }
+        let segments = folder.split(separator: "/", omittingEmptySubsequences: false)
+        guard !folder.isEmpty, !folder.hasPrefix("/"), segments.allSatisfy({ ManifestNames.isSafe(String($0)) }) else {
+            reader.problem("\(what) must be the relative path of a folder inside the manifest's folder, each part "
+                           + ManifestNames.rule, at: node)
+            return nil
+        }
+        guard let found = SVGFileWalker.files(in: reader.files.fullPath(folder), extensions: ["svg"], noting: reader.files.inputs)
+        else {
+            reader.problem("\(what): cannot read the folder \(folder)", at: node)
+            return nil
+        }
+        guard found.count <= Self.maximumIcons else {
+            reader.problem("\(what): \(folder) holds \(found.count) SVGs; an icon folder holds at most \(Self.maximumIcons)", at: node)
+            return nil
+        }
+        // Only names a value could spell: each part as safe as any other name in a manifest.
+        let names = found.map { String($0.relativePath.dropLast(4)) }
+            .filter { $0.split(separator: "/").allSatisfy { ManifestNames.isSafe(String($0)) } }
+        return (folder, Set(names))
     }
 
     /// `parameter` with its default: the one written, checked against the declaration, or the
@@ -110,7 +146,7 @@ extension ManifestParser {
         case .svg: nil
         }
         guard let value = written ?? fallback else {
-            reader.problem("\(what) needs a default (an .svg file beside the manifest)", at: node)
+            reader.problem("\(what) needs a default (an .svg file beside the manifest, or an icon of its folder)", at: node)
             return nil
         }
         do {
