@@ -83,7 +83,7 @@ public struct GoldenReport: Sendable {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: artifactsDirectory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw GoldenReportError.notADirectory(artifactsDirectory.path)
+            throw GoldenError.notAnArtifactsFolder(artifactsDirectory.path)
         }
         var failures: [Failure] = [], skipped: [(String, String)] = []
         // Only real folders: a symbolic link in the artifacts directory is not followed.
@@ -208,16 +208,4 @@ public struct GoldenReport: Sendable {
     private func dataURL(_ data: Data) -> String { "data:image/png;base64," + data.base64EncodedString() }
 
     private func escape(_ text: String) -> String { ReportText.html(text) }
-}
-
-/// Why a report could not be made.
-public enum GoldenReportError: Error, Sendable, CustomStringConvertible {
-    case notADirectory(String)
-
-    /// What was wrong with the folder.
-    public var description: String {
-        switch self {
-        case .notADirectory(let path): "\(path) is not a directory of golden failure artifacts"
-        }
-    }
 }

@@ -96,8 +96,9 @@ package struct IgnoredRegions: Sendable {
     }
 }
 
-/// A mask rectangle that cannot be used.
-public enum IgnoredRegionsError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A mask rectangle that cannot be used. Not public: a golden assertion reports it as
+/// ``GoldenError/invalidMask(_:)``, the one error a caller sees.
+package enum IgnoredRegionsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A coordinate or side is NaN or infinite.
     case notFinite(Rect)
     /// The width or height is zero or negative.
@@ -106,7 +107,7 @@ public enum IgnoredRegionsError: Error, Hashable, Sendable, CustomStringConverti
     case outside(Rect, imageSize: Size)
 
     /// What is wrong with the rectangle, in points.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFinite(let rect): "mask \(rect) has a coordinate that is not a finite number"
         case .empty(let rect): "mask \(rect) is empty: its width and height must be greater than 0"

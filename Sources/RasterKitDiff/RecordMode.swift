@@ -38,7 +38,8 @@ public enum RecordMode: String, Sendable, CaseIterable {
     }
 }
 
-/// A golden assertion that could not run: bad configuration or unreadable files.
+/// A golden assertion or report that could not run: bad configuration, unreadable files, a
+/// folder that is not one.
 public enum GoldenError: Error, Sendable, CustomStringConvertible {
     case invalidRecordMode(String)
     case packageRootNotFound(searchedFrom: String)
@@ -47,6 +48,8 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
     case invalidName(String)
     /// An `ignoring:` rectangle that cannot be used, with the reason.
     case invalidMask(String)
+    /// The folder ``GoldenReport`` was asked to read is not a folder.
+    case notAnArtifactsFolder(String)
 
     /// What went wrong and how to fix it, in one line.
     public var description: String {
@@ -59,6 +62,7 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case .invalidName(let name): "\"\(name)\" cannot be part of a golden file name"
         case .invalidMask(let reason): "invalid ignoring: \(reason)"
+        case .notAnArtifactsFolder(let path): "\(path) is not a directory of golden failure artifacts"
         }
     }
 }

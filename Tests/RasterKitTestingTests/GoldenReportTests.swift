@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aMissingDirectoryIsAnError() {
-        #expect(throws: GoldenReportError.self) { try GoldenReport(artifactsDirectory: URL(fileURLWithPath: "/no/such/folder")) }
+        #expect(throws: GoldenError.self) { try GoldenReport(artifactsDirectory: URL(fileURLWithPath: "/no/such/folder")) }
     }
 
     @Test func theCommandWritesThePage() throws {
