@@ -43,7 +43,6 @@ public enum RecordMode: String, Sendable, CaseIterable {
 public enum GoldenError: Error, Sendable, CustomStringConvertible {
     case invalidRecordMode(String)
     case packageRootNotFound(searchedFrom: String)
-    case unreadableGolden(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case invalidName(String)
     /// An `ignoring:` rectangle that cannot be used, with the reason.
@@ -58,7 +57,6 @@ public enum GoldenError: Error, Sendable, CustomStringConvertible {
             "RASTERKIT_RECORD=\(text) is not a record mode; use one of \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))"
         case .packageRootNotFound(let path):
             "no Package.swift above \(path); pass goldensDirectory: or set RASTERKIT_GOLDENS"
-        case let .unreadableGolden(path, reason): "cannot read golden \(path): \(reason)"
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case .invalidName(let name): "\"\(name)\" cannot be part of a golden file name"
         case .invalidMask(let reason): "invalid ignoring: \(reason)"

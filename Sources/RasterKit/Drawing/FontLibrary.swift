@@ -244,9 +244,6 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(path: String)
     /// fontconfig could not read fonts at a path.
     case unreadable(path: String)
-    /// A library text needs (Pango, or fontconfig through cairo) could not be loaded: not
-    /// installed, or too old.
-    case libraryUnavailable(reason: String)
     /// A file of a fallback set is not installed; the Debian package named holds it.
     case fallbackFontsMissing(String, missing: String, package: String)
 
@@ -258,7 +255,6 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "install Debian's fonts-dejavu-core or set RASTERKIT_DEJAVU_DIR"
         case .notFound(let path): "no font file or directory at \(path)"
         case .unreadable(let path): "fontconfig could not read any font at \(path)"
-        case .libraryUnavailable(let reason): reason
         case let .fallbackFontsMissing(set, missing, package):
             "the \(set) fallback fonts need \(missing); install Debian's \(package) (make deps installs it)"
         }

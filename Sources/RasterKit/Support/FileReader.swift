@@ -1,20 +1,21 @@
 import Foundation
 
-/// Why a file could not be read.
-public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Why a file could not be read. Not public: the errors a caller sees carry it as their reason
+/// (``SVGError/unreadable(path:reason:)``, a manifest's problem).
+package struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path as the user gave it.
-    public var path: String
+    package var path: String
     /// The system's reason, or why RasterKit refused the file.
-    public var reason: String
+    package var reason: String
 
     /// An error for `path`, with the system's reason or RasterKit's for refusing it.
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
     /// `cannot read '<path>': <reason>`.
-    public var description: String { "cannot read '\(path)': \(reason)" }
+    package var description: String { "cannot read '\(path)': \(reason)" }
 }
 
 /// Reads whole files, refusing what is not a regular file or is larger than a limit before

@@ -82,7 +82,7 @@ final class FontConfiguration: @unchecked Sendable {
     }
 
     init(defaultFiles: [String], userDirectories: [String], userFiles: [String], includeSystemFonts: Bool) throws {
-        if let message = rk_cairo_load() { throw FontError.libraryUnavailable(reason: String(cString: message)) }
+        if let message = rk_cairo_load() { throw RenderError.libraryUnavailable(reason: String(cString: message)) }
         guard let config = includeSystemFonts ? FcInitLoadConfigAndFonts() : FcConfigCreate() else {
             throw FontError.unreadable(path: "(fontconfig configuration)")
         }

@@ -10,7 +10,7 @@ internal import CPangoLoader
 /// one font map (see ``SVGTextFonts``).
 enum PangoLibrary {
     /// Loads Pango, once; throws when it is not installed or lacks a call RasterKit makes.
-    static func load() throws(FontError) {
+    static func load() throws(RenderError) {
         if let message = rk_pango_load() {
             throw .libraryUnavailable(reason: String(cString: message))
         }

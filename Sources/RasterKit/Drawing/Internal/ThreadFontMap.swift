@@ -55,7 +55,7 @@ final class ThreadFontMap {
     }()
 
     /// This thread's font map, rebuilt when fonts were registered since it was made. Loads
-    /// Pango the first time; throws ``FontError/libraryUnavailable(reason:)`` when it cannot be.
+    /// Pango the first time; throws ``RenderError/libraryUnavailable(reason:)`` when it cannot be.
     static func current() throws -> ThreadFontMap {
         let generation = FontLibrary.generation
         if let pointer = pthread_getspecific(key) {
