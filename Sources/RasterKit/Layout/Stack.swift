@@ -9,6 +9,7 @@
 /// placed by its alignment. Content with no size of its own (a ``LayoutElement/drawing(_:)``)
 /// spans the cross axis. A depth stack is as large as its largest child; each child is sized
 /// for the whole stack and aligned in it.
+@dynamicMemberLookup
 public struct Stack: LayoutContent {
     /// Which way children follow one another.
     public enum Axis: String, Hashable, Sendable, CaseIterable {
@@ -38,20 +39,44 @@ public struct Stack: LayoutContent {
     /// The deepest stacks may be nested.
     public static let maximumDepth = 64
 
-    /// The axis children follow.
-    public var axis: Axis
-    /// Points between neighbouring children (spacers included); 0 or more.
-    public var spacing: Double
-    /// Points between the stack's edges and its children; each 0 or more.
-    public var padding: EdgeInsets
-    /// Where children sit across the axis (on both axes in a depth stack), unless a child
-    /// says otherwise.
-    public var alignment: Alignment
-    /// The direction rows run in, for this stack and those inside it; nil keeps the parent's
-    /// (left to right at the top).
-    public var direction: LayoutDirection?
+    /// How a stack places its children, apart from the children themselves: the part a
+    /// manifest's stack layer shares with a stack.
+    public struct Arrangement: Hashable, Sendable {
+        /// The axis children follow.
+        public var axis: Axis
+        /// Points between neighbouring children (spacers included); 0 or more.
+        public var spacing: Double
+        /// Points between the stack's edges and its children; each 0 or more.
+        public var padding: EdgeInsets
+        /// Where children sit across the axis (on both axes in a depth stack), unless a child
+        /// says otherwise.
+        public var alignment: Alignment
+        /// The direction rows run in, for this stack and those inside it; nil keeps the
+        /// parent's (left to right at the top).
+        public var direction: LayoutDirection?
+
+        /// An arrangement along `axis`.
+        public init(_ axis: Axis, spacing: Double = 0, padding: EdgeInsets = .zero, alignment: Alignment = .center,
+                    direction: LayoutDirection? = nil) {
+            self.axis = axis
+            self.spacing = spacing
+            self.padding = padding
+            self.alignment = alignment
+            self.direction = direction
+        }
+    }
+
+    /// How the children are placed.
+    public var arrangement: Arrangement
     /// The children, placed in order.
     public var children: [LayoutElement]
+
+    /// The arrangement's fields (`axis`, `spacing`, `padding`, `alignment`, `direction`), read
+    /// and set on the stack itself.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Arrangement, Value>) -> Value {
+        get { arrangement[keyPath: field] }
+        set { arrangement[keyPath: field] = newValue }
+    }
 
     /// A stack of the children `content` lists.
     public init(_ axis: Axis, spacing: Double = 0, padding: EdgeInsets = .zero, alignment: Alignment = .center,
@@ -62,11 +87,13 @@ public struct Stack: LayoutContent {
     /// A stack of `children`.
     public init(_ axis: Axis, spacing: Double = 0, padding: EdgeInsets = .zero, alignment: Alignment = .center,
                 direction: LayoutDirection? = nil, children: [LayoutElement]) {
-        self.axis = axis
-        self.spacing = spacing
-        self.padding = padding
-        self.alignment = alignment
-        self.direction = direction
+        self.init(Arrangement(axis, spacing: spacing, padding: padding, alignment: alignment, direction: direction),
+                  children: children)
+    }
+
+    /// A stack of `children` placed as `arrangement` says.
+    public init(_ arrangement: Arrangement, children: [LayoutElement]) {
+        self.arrangement = arrangement
         self.children = children
     }
 
@@ -76,6 +103,7 @@ public struct Stack: LayoutContent {
     /// Throws ``LayoutError`` for negative or non-finite spacing or padding, and for more
     /// children than ``maximumChildren``.
     func validate(maximum: Double) throws(LayoutError) {
+        let (spacing, padding) = (arrangement.spacing, arrangement.padding)
         guard spacing.isFinite, spacing >= 0, spacing <= maximum else {
             throw .invalidLength(name: "spacing", value: spacing, maximum: maximum)
         }

@@ -188,11 +188,11 @@ extension StackLayer: StateHashable {
     /// Writes the axis, spacing, padding, alignment, direction, children and common properties.
     public func hashState(into hasher: inout StateHasher) {
         hasher.sip.write(LayerTag.stack)
-        axis.hashState(into: &hasher)
-        hasher.write(spacing)
-        padding.hashState(into: &hasher)
-        alignment.hashState(into: &hasher)
-        direction.hashState(into: &hasher)
+        arrangement.axis.hashState(into: &hasher)
+        hasher.write(arrangement.spacing)
+        arrangement.padding.hashState(into: &hasher)
+        arrangement.alignment.hashState(into: &hasher)
+        arrangement.direction.hashState(into: &hasher)
         children.hashState(into: &hasher)
         common.hashState(into: &hasher)
     }

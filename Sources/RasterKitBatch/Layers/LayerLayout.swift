@@ -6,8 +6,7 @@ extension LayerRenderer {
     /// ``LayerCommon/sizing``, and drawn as a layer is, with its own opacity, blend mode and
     /// shadow, in the box the stack gives it.
     func stackElement(_ stack: StackLayer) -> LayoutElement {
-        var element = Stack(stack.axis, spacing: stack.spacing, padding: stack.padding, alignment: stack.alignment,
-                            direction: stack.direction, children: stack.children.map(element(for:))).element
+        var element = Stack(stack.arrangement, children: stack.children.map(element(for:))).element
         element.sizing = stack.common.sizing
         return element
     }

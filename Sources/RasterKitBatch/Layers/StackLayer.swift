@@ -5,29 +5,16 @@ import RasterKit
 /// Text, SVG and image layers have sizes of their own; shapes, groups and other components take
 /// the space they are given, as backgrounds do.
 public struct StackLayer: Hashable, Sendable {
-    /// Row, column or depth.
-    public var axis: Stack.Axis
-    /// Points between neighbouring children.
-    public var spacing: Double
-    /// Points between the stack's edges and its children.
-    public var padding: EdgeInsets
-    /// Where children sit across the axis unless they say otherwise.
-    public var alignment: Stack.Alignment
-    /// The direction rows run in; nil keeps the enclosing stack's (left to right at the top).
-    public var direction: LayoutDirection?
+    /// Axis, spacing, padding, alignment and direction, as a ``Stack`` has them.
+    public var arrangement: Stack.Arrangement
     /// The layers laid out, in order (the first at the bottom of a depth stack).
     public var children: [Layer]
     /// Frame, opacity and blend mode of the whole stack, and its sizing in an enclosing stack.
     public var common: LayerCommon
 
-    /// A stack of `children`.
-    public init(axis: Stack.Axis, spacing: Double = 0, padding: EdgeInsets = .zero, alignment: Stack.Alignment = .center,
-                direction: LayoutDirection? = nil, children: [Layer], common: LayerCommon = LayerCommon()) {
-        self.axis = axis
-        self.spacing = spacing
-        self.padding = padding
-        self.alignment = alignment
-        self.direction = direction
+    /// A stack of `children` placed as `arrangement` says.
+    public init(_ arrangement: Stack.Arrangement, children: [Layer], common: LayerCommon = LayerCommon()) {
+        self.arrangement = arrangement
         self.children = children
         self.common = common
     }

@@ -144,8 +144,8 @@ struct LayerParser {
         }
         let children = list.compactMap { layer($0, stackDepth: depth) }
         guard let axis else { return nil }
-        return .stack(StackLayer(axis: axis, spacing: spacing, padding: padding, alignment: alignment, direction: direction,
-                                 children: children, common: common))
+        return .stack(StackLayer(Stack.Arrangement(axis, spacing: spacing, padding: padding, alignment: alignment,
+                                                   direction: direction), children: children, common: common))
     }
 
     private func spacer(_ fields: Fields, _ common: LayerCommon, inStack: Bool, at node: Node) -> Layer? {
