@@ -123,8 +123,16 @@ public enum LayoutBuilder {
     public static func buildExpression(_ content: some LayoutContent) -> [LayoutElement] { [content.element] }
     /// Elements made elsewhere, in order.
     public static func buildExpression(_ elements: [LayoutElement]) -> [LayoutElement] { elements }
-    /// Several elements, in order.
-    public static func buildBlock(_ parts: [LayoutElement]...) -> [LayoutElement] { parts.flatMap { $0 } }
+    /// The first statement's elements.
+    public static func buildPartialBlock(first: [LayoutElement]) -> [LayoutElement] { first }
+    /// The elements so far, then the next statement's: appended in place, so a block of n
+    /// statements makes one list rather than a list of lists flattened.
+    public static func buildPartialBlock(accumulated: consuming [LayoutElement], next: [LayoutElement]) -> [LayoutElement] {
+        accumulated.append(contentsOf: next)
+        return accumulated
+    }
+    /// No elements, for an empty block.
+    public static func buildBlock() -> [LayoutElement] { [] }
     /// The elements of an `if` without `else`, or none.
     public static func buildOptional(_ part: [LayoutElement]?) -> [LayoutElement] { part ?? [] }
     /// The branch taken.
