@@ -14,50 +14,22 @@ struct LayoutEngine {
     }
 
     /// Where the walk is: the direction rows run in, how deep stacks are nested, and the
-    /// element's place in the tree.
+    /// element's place in the tree, in the walk's memo.
     struct Context {
         var direction: LayoutDirection
         var depth = 0
-        var place = Place()
+        var memo = LayoutMemo()
+        var place = LayoutMemo.root
 
-        /// The context of a stack's child `index`, inside a stack in `direction`.
-        func child(_ index: Int) -> Context {
+        /// The context of the child at `place` (one of ``LayoutMemo/children(of:count:)``).
+        func child(at place: LayoutMemo.Place) -> Context {
             var child = self
-            child.place = place.child(index)
+            child.place = place
             return child
         }
-    }
 
-    /// One element's place in the tree, made once per walk, holding what the walk learnt about
-    /// the element there: stacks ask a child its size more than once, and nested stacks would
-    /// otherwise measure their leaves once per level. A place, not a key built from the path,
-    /// so a lookup hashes nothing: an element is offered few proposals in a walk.
-    final class Place {
-        private var children: [Place?] = []
-        /// The sizes measured here, by proposal: most elements are offered one or two, so the
-        /// first is kept without an array.
-        private var first: (proposal: ProposedSize, measured: Measured)?
-        private var others: [(proposal: ProposedSize, measured: Measured)] = []
-        /// Whether the element's sizing was checked.
-        var isChecked = false
-
-        /// The place of child `index`, the same one each time it is asked for.
-        func child(_ index: Int) -> Place {
-            if index >= children.count { children += repeatElement(nil, count: index + 1 - children.count) }
-            if let known = children[index] { return known }
-            let made = Place()
-            children[index] = made
-            return made
-        }
-
-        func measured(for proposal: ProposedSize) -> Measured? {
-            if let first, first.proposal == proposal { return first.measured }
-            return others.first { $0.proposal == proposal }?.measured
-        }
-
-        func keep(_ measured: Measured, for proposal: ProposedSize) {
-            if first == nil { first = (proposal, measured) } else { others.append((proposal, measured)) }
-        }
+        /// The places of the element's first `count` children.
+        func children(_ count: Int) -> Range<LayoutMemo.Place> { memo.children(of: place, count: count) }
     }
 
     /// Where a stack's children go, relative to its padded inner box.
@@ -82,17 +54,17 @@ struct LayoutEngine {
         // and is clipped), so the heights nested stacks offer it share one measurement.
         var asked = proposal
         if case .text(let run) = element.content, run.style.fit == .none { asked.height = nil }
-        if let known = context.place.measured(for: asked) { return known }
+        if let known = context.memo.measured(at: context.place, for: asked) { return known }
         let measured = try measureAnew(element, asked, context)
-        context.place.keep(measured, for: asked)
+        context.memo.keep(measured, at: context.place, for: asked)
         return measured
     }
 
     /// Throws for sizing the layout cannot use; each element is checked once per walk.
     private func validate(_ sizing: LayoutSizing, _ context: Context) throws {
-        guard !context.place.isChecked else { return }
+        guard !context.memo.isChecked(context.place) else { return }
         try sizing.validate(maximum: maximumLength)
-        context.place.isChecked = true
+        context.memo.markChecked(context.place)
     }
 
     private func measureAnew(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
@@ -125,6 +97,7 @@ struct LayoutEngine {
             let inner = ProposedSize(width: proposal.width.map { max($0 - padding.horizontal, 0) },
                                      height: proposal.height.map { max($0 - padding.vertical, 0) })
             let arrangement = try arrange(stack, inner: inner, exact: false, context)
+            context.memo.keep(arrangement, at: context.place, for: inner)
             return Measured(size: Size(width: arrangement.size.width + padding.horizontal,
                                        height: arrangement.size.height + padding.vertical),
                             baseline: arrangement.baseline.map { $0 + padding.top })
@@ -147,7 +120,7 @@ struct LayoutEngine {
             return Measured(size: size)
         case .effect(let inner, _):
             // The wrapped element is one level down, so its size is not taken for the wrapper's.
-            return try measure(inner, proposal, context.child(0))
+            return try measure(inner, proposal, context.child(at: context.children(1).lowerBound))
         }
     }
 
@@ -187,14 +160,17 @@ struct LayoutEngine {
     }
 
     private func arrangeDepth(_ stack: Stack, inner: ProposedSize, _ context: Context) throws -> Arrangement {
-        let first = try stack.children.indices.map { try measure(stack.children[$0], inner, context.child($0)).size }
+        let places = context.children(stack.children.count)
+        let first = try stack.children.indices.map {
+            try measure(stack.children[$0], inner, context.child(at: places.lowerBound + $0)).size
+        }
         let box = Size(width: inner.width ?? first.map(\.width).max() ?? 0,
                        height: inner.height ?? first.map(\.height).max() ?? 0)
         var frames: [Rect] = []
         var baseline: Double?
         for (index, child) in stack.children.enumerated() {
             // Sized for the whole box, so content without a size of its own fills it.
-            let measured = try measure(child, ProposedSize(box), context.child(index))
+            let measured = try measure(child, ProposedSize(box), context.child(at: places.lowerBound + index))
             let alignment = child.sizing.alignment ?? stack.alignment
             let x = Self.offset(free: box.width - measured.size.width, alignment, reversed: context.direction == .rtl)
             let y = Self.offset(free: box.height - measured.size.height, alignment, reversed: false)
@@ -213,48 +189,71 @@ struct LayoutEngine {
             main == .horizontal ? ProposedSize(width: length, height: crossOffered)
                 : ProposedSize(width: crossOffered, height: length)
         }
-        // Each child's claim on the main axis, from its ideal length.
-        var claims: [StackDistribution.Claim] = []
-        claims.reserveCapacity(stack.children.count)
-        for (index, child) in stack.children.enumerated() {
-            let sizing = child.sizing
-            try validate(sizing, context.child(index))
-            let fixed = sizing.fixed(main)
-            let ideal: Double
-            let shrinks: Bool
-            if case .spacer(let minimumLength) = child.content {
-                guard minimumLength.isFinite, minimumLength >= 0, minimumLength <= maximumLength else {
-                    throw LayoutError.invalidLength(name: "spacer minimumLength", value: minimumLength, maximum: maximumLength)
+        let places = context.children(stack.children.count)
+        let count = stack.children.count
+        // Each child's claim on the main axis, from its ideal length, in a buffer on the stack:
+        // a stack is arranged several times a walk, and its lists were most of its allocations.
+        let lengths = try withUnsafeTemporaryAllocation(of: StackDistribution.Claim.self, capacity: count) { claims in
+            for (index, child) in stack.children.enumerated() {
+                let sizing = child.sizing
+                let childContext = context.child(at: places.lowerBound + index)
+                try validate(sizing, childContext)
+                let fixed = sizing.fixed(main)
+                let ideal: Double
+                let shrinks: Bool
+                if case .spacer(let minimumLength) = child.content {
+                    guard minimumLength.isFinite, minimumLength >= 0, minimumLength <= maximumLength else {
+                        throw LayoutError.invalidLength(name: "spacer minimumLength", value: minimumLength, maximum: maximumLength)
+                    }
+                    ideal = fixed ?? sizing.clamp(minimumLength, main)
+                    shrinks = false
+                } else {
+                    ideal = Self.length(try measure(child, proposal(main: nil), childContext).size, main)
+                    shrinks = fixed == nil && child.content.reflows
                 }
-                ideal = fixed ?? sizing.clamp(minimumLength, main)
-                shrinks = false
-            } else {
-                ideal = Self.length(try measure(child, proposal(main: nil), context.child(index)).size, main)
-                shrinks = fixed == nil && child.content.reflows
+                claims.initializeElement(at: index, to: StackDistribution.Claim(
+                    ideal: ideal, minimum: fixed ?? sizing.minimum(main) ?? (shrinks ? 0 : ideal),
+                    maximum: fixed ?? sizing.maximum(main) ?? .infinity, grow: fixed == nil ? sizing.grow : 0))
             }
-            claims.append(StackDistribution.Claim(
-                ideal: ideal, minimum: fixed ?? sizing.minimum(main) ?? (shrinks ? 0 : ideal),
-                maximum: fixed ?? sizing.maximum(main) ?? .infinity, grow: fixed == nil ? sizing.grow : 0))
+            // Claims hold only numbers, so what a throw leaves uninitialised needs no cleaning up.
+            return StackDistribution.lengths(for: UnsafeBufferPointer(claims), spacing: stack.spacing,
+                                             available: Self.length(inner, main))
         }
-        let lengths = StackDistribution.lengths(for: claims, spacing: stack.spacing, available: Self.length(inner, main))
 
         // Across the axis: each child at the length it got, and whether it lines up by its
         // baseline (in a row; children without text line up by their bottom edge).
-        var lines: [(cross: Double, baseline: Double?, byBaseline: Bool)] = []
-        lines.reserveCapacity(lengths.count)
-        var commonBaseline: Double?
-        for (index, length) in lengths.enumerated() {
-            let child = stack.children[index]
-            if case .spacer = child.content {
-                lines.append((0, nil, false))
-                continue
+        return try withUnsafeTemporaryAllocation(of: Line.self, capacity: count) { lines in
+            var commonBaseline: Double?
+            for (index, length) in lengths.enumerated() {
+                let child = stack.children[index]
+                if case .spacer = child.content {
+                    lines.initializeElement(at: index, to: Line(cross: 0, baseline: nil, byBaseline: false))
+                    continue
+                }
+                let measured = try measure(child, proposal(main: length), context.child(at: places.lowerBound + index))
+                let crossLength = Self.length(measured.size, cross)
+                let byBaseline = main == .horizontal && (child.sizing.alignment ?? stack.alignment) == .baseline
+                if byBaseline { commonBaseline = max(commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
+                lines.initializeElement(at: index, to: Line(cross: crossLength, baseline: measured.baseline, byBaseline: byBaseline))
             }
-            let measured = try measure(child, proposal(main: length), context.child(index))
-            let crossLength = Self.length(measured.size, cross)
-            let byBaseline = main == .horizontal && (child.sizing.alignment ?? stack.alignment) == .baseline
-            if byBaseline { commonBaseline = max(commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
-            lines.append((crossLength, measured.baseline, byBaseline))
+            return place(stack, lines: UnsafeBufferPointer(lines), lengths: lengths, commonBaseline: commonBaseline,
+                         main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
         }
+    }
+
+    /// A child of a row or column across the stack's axis: its length there, its first
+    /// baseline, and whether it lines up by it.
+    private struct Line {
+        var cross: Double
+        var baseline: Double?
+        var byBaseline: Bool
+    }
+
+    /// The frames of a row's or column's children, from the lengths they got along the axis
+    /// and their lines across it.
+    private func place(_ stack: Stack, lines: UnsafeBufferPointer<Line>, lengths: [Double], commonBaseline: Double?,
+                       main: LayoutAxis, crossOffered: Double?, inner: ProposedSize, exact: Bool,
+                       _ context: Context) -> Arrangement {
         var hugged = 0.0
         for line in lines {
             let extent = line.byBaseline ? (commonBaseline ?? 0) - (line.baseline ?? line.cross) + line.cross : line.cross
@@ -314,12 +313,16 @@ struct LayoutEngine {
         switch element.content {
         case .stack(let stack):
             let box = rect.inset(by: stack.padding)
-            let arrangement = try arrange(stack, inner: ProposedSize(box.size), exact: true, context)
+            // A stack drawn at the size it was measured at is placed as it was measured: an
+            // exact box that its children filled places them as a hugging one does.
+            let arrangement = try context.memo.arrangement(at: context.place, filling: box.size)
+                ?? arrange(stack, inner: ProposedSize(box.size), exact: true, context)
             var nested = context
             nested.depth += 1
             if let direction = stack.direction { nested.direction = direction }
+            let places = context.children(stack.children.count)
             for (index, (child, frame)) in zip(stack.children, arrangement.frames).enumerated() {
-                try draw(child, in: frame.offsetBy(dx: box.minX, dy: box.minY), nested.child(index))
+                try draw(child, in: frame.offsetBy(dx: box.minX, dy: box.minY), nested.child(at: places.lowerBound + index))
             }
         case .spacer:
             break
@@ -328,7 +331,8 @@ struct LayoutEngine {
         case .aspect(_, let draw), .drawing(let draw), .custom(_, let draw):
             try draw(canvas, rect)
         case let .effect(inner, around):
-            try around(canvas, rect) { try self.draw(inner, in: rect, context.child(0)) }
+            let place = context.children(1).lowerBound
+            try around(canvas, rect) { try self.draw(inner, in: rect, context.child(at: place)) }
         }
     }
 }

@@ -35,14 +35,20 @@ public struct LayoutSizing: Hashable, Sendable {
     /// Throws ``LayoutError`` for a length that is negative, not finite or over `maximum`, for a
     /// minimum above its maximum, and for a negative or infinite share.
     func validate(maximum: Double) throws(LayoutError) {
-        let lengths: [(String, Double?)] = [("width", width), ("height", height), ("minWidth", minWidth),
-                                           ("maxWidth", maxWidth), ("minHeight", minHeight), ("maxHeight", maxHeight)]
-        for (name, value) in lengths {
-            guard let value else { continue }
+        // One call per field rather than a loop over a list of them: every element is checked
+        // in every walk, and the list was an allocation each time.
+        func check(_ name: String, _ value: Double?) throws(LayoutError) {
+            guard let value else { return }
             guard value.isFinite, value >= 0, value <= maximum else {
                 throw .invalidLength(name: name, value: value, maximum: maximum)
             }
         }
+        try check("width", width)
+        try check("height", height)
+        try check("minWidth", minWidth)
+        try check("maxWidth", maxWidth)
+        try check("minHeight", minHeight)
+        try check("maxHeight", maxHeight)
         if let minWidth, let maxWidth, minWidth > maxWidth { throw .minimumAboveMaximum(axis: "width", minWidth, maxWidth) }
         if let minHeight, let maxHeight, minHeight > maxHeight {
             throw .minimumAboveMaximum(axis: "height", minHeight, maxHeight)

@@ -103,14 +103,16 @@ public struct Stack: LayoutContent {
     /// Throws ``LayoutError`` for negative or non-finite spacing or padding, and for more
     /// children than ``maximumChildren``.
     func validate(maximum: Double) throws(LayoutError) {
-        let (spacing, padding) = (arrangement.spacing, arrangement.padding)
-        guard spacing.isFinite, spacing >= 0, spacing <= maximum else {
-            throw .invalidLength(name: "spacing", value: spacing, maximum: maximum)
-        }
-        for (name, value) in [("padding top", padding.top), ("padding left", padding.left),
-                              ("padding bottom", padding.bottom), ("padding right", padding.right)] {
+        // One call per length rather than a loop over a list (an allocation each arrangement).
+        func check(_ name: String, _ value: Double) throws(LayoutError) {
             guard value.isFinite, value >= 0, value <= maximum else { throw .invalidLength(name: name, value: value, maximum: maximum) }
         }
+        let padding = arrangement.padding
+        try check("spacing", arrangement.spacing)
+        try check("padding top", padding.top)
+        try check("padding left", padding.left)
+        try check("padding bottom", padding.bottom)
+        try check("padding right", padding.right)
         guard children.count <= Self.maximumChildren else { throw .tooManyChildren(children.count, limit: Self.maximumChildren) }
     }
 }

@@ -18,7 +18,9 @@ struct StackDistribution {
     /// in proportion to their shares, until each reaches its maximum; missing space is taken
     /// from children above their minimum, in proportion to their ideal lengths. When no child
     /// can take more or give more, the lengths overflow or fall short of `available`.
-    static func lengths(for claims: [Claim], spacing: Double, available: Double?) -> [Double] {
+    /// The claims may be any buffer (a stack passes one on its own call stack), indexed from 0.
+    static func lengths<Claims: RandomAccessCollection<Claim>>(for claims: Claims, spacing: Double,
+                                                                available: Double?) -> [Double] where Claims.Index == Int {
         var lengths = claims.map(\.ideal)
         guard let available, !claims.isEmpty else { return lengths }
         let gaps = spacing * Double(claims.count - 1)

@@ -1,0 +1,110 @@
+/// What one layout walk learnt about each element, by the element's place in the tree: stacks
+/// ask a child its size more than once, and nested stacks would otherwise measure their leaves
+/// once per level. A place is an index into flat arrays rather than a key built from the path
+/// or an object per element, so a lookup hashes nothing and a walk makes a few arrays, not an
+/// allocation per element and proposal.
+final class LayoutMemo {
+    /// An element's place in the walk's tree.
+    typealias Place = Int
+    /// The place of the element the walk starts at.
+    static let root: Place = 0
+
+    private struct Node {
+        /// The places of the element's children, once asked for: `firstChild ..< firstChild + childCount`.
+        var firstChild = 0
+        var childCount = 0
+        /// Whether the element's sizing was checked.
+        var isChecked = false
+        /// The first size measured here: most elements are offered one or two proposals, so the
+        /// first is kept in the node and the others in a list in `sizes`.
+        var firstSize: Sized?
+        var moreSizes = -1
+        /// The head of the element's list in `arrangements`, when it is a stack.
+        var firstArrangement = -1
+    }
+
+    private struct Sized {
+        var proposal: ProposedSize
+        var measured: LayoutEngine.Measured
+    }
+
+    /// A stack's arrangement when measured, by the inner box it was offered.
+    private struct Arranged {
+        var inner: ProposedSize
+        var arrangement: LayoutEngine.Arrangement
+    }
+
+    /// An entry of a list threaded through one array: the index of the next, or -1.
+    private struct Link<Value> {
+        var value: Value
+        var next: Int
+    }
+
+    // Read and written only by the walk that made the memo, on one thread: the dynamic
+    // exclusivity checks of a class's properties were a tenth of what laying out cost.
+    @exclusivity(unchecked) private var nodes = [Node()]
+    @exclusivity(unchecked) private var sizes: [Link<Sized>] = []
+    @exclusivity(unchecked) private var arrangements: [Link<Arranged>] = []
+
+    /// The places of the first `count` children of the element at `place` (a stack's children,
+    /// or the one element an effect wraps), the same ones each time they are asked for.
+    func children(of place: Place, count: Int) -> Range<Place> {
+        if nodes[place].childCount < count {
+            // The first time: a place always holds the same element, so its count never grows
+            // afterwards (were it to, new places would only cost measuring again).
+            nodes[place].firstChild = nodes.count
+            nodes[place].childCount = count
+            nodes.append(contentsOf: repeatElement(Node(), count: count))
+        }
+        let first = nodes[place].firstChild
+        return first ..< first + count
+    }
+
+    /// Whether the sizing of the element at `place` was checked in this walk.
+    func isChecked(_ place: Place) -> Bool { nodes[place].isChecked }
+
+    /// Notes that the sizing of the element at `place` was checked.
+    func markChecked(_ place: Place) { nodes[place].isChecked = true }
+
+    /// The size measured for the element at `place` when offered `proposal`, if it was.
+    func measured(at place: Place, for proposal: ProposedSize) -> LayoutEngine.Measured? {
+        guard let first = nodes[place].firstSize else { return nil }
+        if first.proposal == proposal { return first.measured }
+        var link = nodes[place].moreSizes
+        while link >= 0 {
+            if sizes[link].value.proposal == proposal { return sizes[link].value.measured }
+            link = sizes[link].next
+        }
+        return nil
+    }
+
+    /// Keeps the size measured for the element at `place` when offered `proposal`.
+    func keep(_ measured: LayoutEngine.Measured, at place: Place, for proposal: ProposedSize) {
+        let sized = Sized(proposal: proposal, measured: measured)
+        if nodes[place].firstSize == nil {
+            nodes[place].firstSize = sized
+        } else {
+            sizes.append(Link(value: sized, next: nodes[place].moreSizes))
+            nodes[place].moreSizes = sizes.count - 1
+        }
+    }
+
+    /// The arrangement measured for the stack at `place` in an inner box of exactly `size`,
+    /// when its children filled that box: the one arranging the stack in that box would give.
+    func arrangement(at place: Place, filling size: Size) -> LayoutEngine.Arrangement? {
+        let inner = ProposedSize(size)
+        var link = nodes[place].firstArrangement
+        while link >= 0 {
+            let arranged = arrangements[link].value
+            if arranged.inner == inner, arranged.arrangement.size == size { return arranged.arrangement }
+            link = arrangements[link].next
+        }
+        return nil
+    }
+
+    /// Keeps the arrangement measured for the stack at `place` in an inner box of `inner`.
+    func keep(_ arrangement: LayoutEngine.Arrangement, at place: Place, for inner: ProposedSize) {
+        arrangements.append(Link(value: Arranged(inner: inner, arrangement: arrangement), next: nodes[place].firstArrangement))
+        nodes[place].firstArrangement = arrangements.count - 1
+    }
+}
