@@ -78,6 +78,7 @@ build-tests: deps
 # The everyday loop: the build and the core library's tests (RasterKitTests), nothing else.
 check: build-tests
 	python3 Scripts/readme-snippets.py --check
+	python3 Scripts/generate-loader-calls.py --check
 	$(SWIFT) test $(TRAITS) --skip-build --filter '^RasterKitTests\.'
 
 # The gate CI runs: every test of the package (the example package's aside, see test-all) and
@@ -90,6 +91,7 @@ test: deps
 	python3 Scripts/readme-snippets.py --check
 	$(MAKE) --no-print-directory build-tests
 	python3 Scripts/check-core-dependencies.py
+	python3 Scripts/generate-loader-calls.py --check
 	Scripts/test-watchdog.py $(TEST_TIME_LIMIT) -- $(SWIFT) test $(TRAITS) --skip-build --skip PluginExampleTests
 
 # Everything before a release (about 40 minutes on two cores): the gate, then what builds

@@ -5,21 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// Beside the calls: what RasterKit's records of library versions need from the libraries cairo
-// brings (pixman, FreeType), declared here rather than by their headers.
-#define RK_CAIRO_VERSION_CALLS(R, V)                                                       \
-    R(const char *, pixman_version_string, (void), ())                                     \
-    R(int, FT_Init_FreeType, (void **library), (library))                                  \
-    V(FT_Library_Version, (void *library, int *major, int *minor, int *patch), (library, major, minor, patch)) \
-    R(int, FT_Done_FreeType, (void *library), (library))
-
 enum {
     RK_CAIRO_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX)
-    RK_CAIRO_VERSION_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX)
+    RK_CAIRO_OWN_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX)
 };
 static const char *const names[] = {
     RK_CAIRO_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME)
-    RK_CAIRO_VERSION_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME)
+    RK_CAIRO_OWN_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME)
 };
 static void *symbols[sizeof names / sizeof names[0]];
 
@@ -39,18 +31,20 @@ static void require_cairo(void) {
     }
 }
 
-#define RK_VERSION_FUNCTION(result, name, parameters) RK_LIBRARY_FUNCTION(symbols, result, name, parameters)
+// The loader's own calls: what RasterKit's records of library versions need from the libraries
+// cairo brings (pixman, FreeType), which no Swift code calls.
+RK_CAIRO_OWN_CALLS(RK_LIBRARY_OWN_CALL, RK_LIBRARY_OWN_VOID_CALL)
 
 const char *rk_pixman_version_string(void) {
-    return rk_cairo_load() ? "unavailable" : RK_VERSION_FUNCTION(const char *, pixman_version_string, (void))();
+    return rk_cairo_load() ? "unavailable" : call_pixman_version_string();
 }
 
 void rk_freetype_version(int *major, int *minor, int *patch) {
     *major = *minor = *patch = -1;
     void *library = NULL;
-    if (rk_cairo_load() || RK_VERSION_FUNCTION(int, FT_Init_FreeType, (void **))(&library) != 0) return;
-    RK_VERSION_FUNCTION(void, FT_Library_Version, (void *, int *, int *, int *))(library, major, minor, patch);
-    RK_VERSION_FUNCTION(int, FT_Done_FreeType, (void *))(library);
+    if (rk_cairo_load() || call_FT_Init_FreeType(&library) != 0) return;
+    call_FT_Library_Version(library, major, minor, patch);
+    call_FT_Done_FreeType(library);
 }
 
 // The calls, under cairo's and fontconfig's own names: each forwards to the bound function; the

@@ -140,34 +140,18 @@ int rk_rsvg_version_in_file(const char *path, unsigned *major, unsigned *minor, 
 
 // MARK: - Loading
 
-// Every call RasterKit makes, as R(result, name, parameters, arguments) or V(name, parameters,
-// arguments), in GLib's and librsvg's stable ABI (no GLib header is a build dependency); and the
-// version variables, which are data.
-#define RK_RSVG_CALLS(R, V)                                                                                          \
-    R(void *, rsvg_handle_new_from_stream_sync, (void *stream, void *base_file, int flags, void *cancellable,        \
-                                                 void **error), (stream, base_file, flags, cancellable, error))      \
-    V(rsvg_handle_set_dpi, (void *handle, double dpi), (handle, dpi))                                                \
-    R(int, rsvg_handle_get_intrinsic_size_in_pixels, (void *handle, double *width, double *height),                  \
-      (handle, width, height))                                                                                       \
-    V(rsvg_handle_get_intrinsic_dimensions, (void *handle, int *has_width, rk_rsvg_length *width, int *has_height,   \
-                                             rk_rsvg_length *height, int *has_viewbox, rk_rsvg_rectangle *viewbox),  \
-      (handle, has_width, width, has_height, height, has_viewbox, viewbox))                                          \
-    R(int, rsvg_handle_get_geometry_for_layer, (void *handle, const char *id, const rk_rsvg_rectangle *viewport,     \
-                                                rk_rsvg_rectangle *ink, rk_rsvg_rectangle *logical, void **error),   \
-      (handle, id, viewport, ink, logical, error))                                                                   \
-    R(int, rsvg_handle_render_document, (void *handle, void *cairo, const rk_rsvg_rectangle *viewport, void **error), \
-      (handle, cairo, viewport, error))                                                                              \
-    R(void *, g_memory_input_stream_new_from_data, (const void *data, ssize_t length, void (*destroy)(void *)),      \
-      (data, length, destroy))                                                                                       \
-    R(void *, g_file_new_for_path, (const char *path), (path))                                                       \
-    V(g_object_unref, (void *object), (object))                                                                      \
-    V(g_error_free, (void *error), (error))
+// GDestroyNotify, in the calls' list.
+typedef void (*rk_destroy_notify)(void *);
+// Every call this file makes, as `call_<name>` (rsvg_calls.h, generated from librsvg's, GIO's and
+// GLib's headers in the stable ABI, with GObjects as `void *`: no GLib header is a build
+// dependency); and the version variables, which are data.
+#include "rsvg_calls.h"
 #define RK_RSVG_DATA(D) D(rsvg_major_version) D(rsvg_minor_version) D(rsvg_micro_version)
 #define RK_DATA_INDEX(name) rk_index_##name,
 #define RK_DATA_NAME(name) #name,
 
-enum { RK_RSVG_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX) RK_RSVG_DATA(RK_DATA_INDEX) };
-static const char *const names[] = {RK_RSVG_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME) RK_RSVG_DATA(RK_DATA_NAME)};
+enum { RK_RSVG_OWN_CALLS(RK_LIBRARY_INDEX, RK_LIBRARY_VOID_INDEX) RK_RSVG_DATA(RK_DATA_INDEX) };
+static const char *const names[] = {RK_RSVG_OWN_CALLS(RK_LIBRARY_NAME, RK_LIBRARY_VOID_NAME) RK_RSVG_DATA(RK_DATA_NAME)};
 static void *symbols[sizeof names / sizeof names[0]];
 
 static rk_library rsvg = RK_LIBRARY("librsvg", "librsvg-2.so.2", "librsvg 2.52 or later is needed (Debian's librsvg2-2)",
@@ -175,11 +159,7 @@ static rk_library rsvg = RK_LIBRARY("librsvg", "librsvg-2.so.2", "librsvg 2.52 o
 
 // The calls, as `call_<name>`: each forwards to the bound function (rk_rsvg_load first). They
 // stay private: the functions this file exports wrap them, turning GErrors into messages.
-#define RK_CALL(result, name, parameters, arguments) \
-    static result call_##name parameters { return RK_LIBRARY_FUNCTION(symbols, result, name, parameters) arguments; }
-#define RK_VOID_CALL(name, parameters, arguments) \
-    static void call_##name parameters { RK_LIBRARY_FUNCTION(symbols, void, name, parameters) arguments; }
-RK_RSVG_CALLS(RK_CALL, RK_VOID_CALL)
+RK_RSVG_OWN_CALLS(RK_LIBRARY_OWN_CALL, RK_LIBRARY_OWN_VOID_CALL)
 
 // The version of the file the search found, read without loading it: keys are made with it
 // before anything is drawn.

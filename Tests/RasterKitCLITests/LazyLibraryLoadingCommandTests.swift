@@ -88,7 +88,8 @@ import Testing
         let run = try Self.run(["svg", "a.svg", "--size", "8", "--out", "out", "--no-cache"], in: folder,
                                libraryPath: libraries.path)
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("has no rsvg_handle_new_from_stream_sync"), "\(run.stderr)")
+        // Named by one of librsvg's own functions, not GLib's.
+        #expect(run.stderr.contains("has no rsvg_handle_"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/a-8.png").path))
     }
 
@@ -101,7 +102,7 @@ import Testing
         let run = try Self.run(["render", "kit.yaml", "--out", "out", "--no-cache"], in: folder,
                                libraryPath: libraries.path)
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("has no pango_version_string"), "\(run.stderr)")
+        #expect(run.stderr.contains("has no pango_"), "\(run.stderr)")
         #expect(run.stderr.contains("text needs Pango 1.44 or later (Debian's libpangocairo-1.0-0)"), "\(run.stderr)")
         let files = RenderCommandTests.files(in: folder.appendingPathComponent("out"))
         #expect(files.contains { $0.contains("box") }, "\(files)")

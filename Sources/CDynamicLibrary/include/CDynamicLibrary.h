@@ -5,9 +5,11 @@
 // one search, loaded with dlopen the first time it is needed, its symbols bound by name.
 //
 // Why they are not linked: see CairoLibrary.swift, PangoLibrary.swift and LibrsvgLibrary.swift.
-// Each loader lists its calls once as an X-macro, R(result, name, parameters, arguments) and
-// V(name, parameters, arguments), and builds its symbol names, their indices and its forwarders
-// from that list with the macros below.
+// Each loader's calls are listed once, as X-macros R(result, name, parameters, arguments) and
+// V(name, parameters, arguments) generated from the libraries' headers by
+// Scripts/generate-loader-calls.py: <LIBRARY>_CALLS, the calls Swift makes, and
+// <LIBRARY>_OWN_CALLS, those the loader's C makes. Each builds its symbol names, their indices and
+// its forwarders from those lists with the macros below.
 
 #include <limits.h>
 #include <pthread.h>
@@ -55,5 +57,11 @@ const char *rk_library_load(rk_library *library);
 #define RK_LIBRARY_VOID_INDEX(name, parameters, arguments) rk_index_##name,
 // The bound function `name` of `symbols`, with its own type.
 #define RK_LIBRARY_FUNCTION(symbols, result, name, parameters) ((result(*) parameters)(symbols)[rk_index_##name])
+// A loader's own calls (its list's _OWN_CALLS), as private `call_<name>` functions that forward to
+// the function bound in the loader's `symbols`; the loader has been loaded before any is called.
+#define RK_LIBRARY_OWN_CALL(result, name, parameters, arguments) \
+    static result call_##name parameters { return RK_LIBRARY_FUNCTION(symbols, result, name, parameters) arguments; }
+#define RK_LIBRARY_OWN_VOID_CALL(name, parameters, arguments) \
+    static void call_##name parameters { RK_LIBRARY_FUNCTION(symbols, void, name, parameters) arguments; }
 
 #endif

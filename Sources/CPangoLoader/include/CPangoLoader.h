@@ -11,7 +11,7 @@
 //
 // These declarations are RasterKit's own, matching the stable ABI of Pango 1 (1.44 or later),
 // GObject 2 and HarfBuzz for the calls RasterKit makes; no Pango, GLib or HarfBuzz header is
-// needed to build them. cairo and fontconfig objects appear only as pointers to incomplete types.
+// needed to build them (Scripts/generate-loader-calls.py checks them against those headers). cairo and fontconfig objects appear only as pointers to incomplete types.
 // Every call other than rk_pango_load must follow a successful rk_pango_load.
 
 // PangoFontMap (a PangoCairoFontMap that is a PangoFcFontMap), PangoContext, PangoLayout,
@@ -55,61 +55,13 @@ enum { RK_PANGO_UNDERLINE_SINGLE = 1 };
 // saying why Pango cannot be used (the loader's error, or the first call it lacks).
 const char *rk_pango_load(void);
 
-// pango_version_string and hb_version_string of the loaded libraries.
-const char *rk_pango_version_string(void);
-const char *rk_hb_version_string(void);
-
-// g_object_unref, for font maps, contexts and layouts.
-void rk_g_object_unref(void *object);
-
-// Font maps and contexts.
-rk_pango_font_map *rk_pango_cairo_font_map_new_for_font_type(int cairo_font_type);
-void rk_pango_fc_font_map_set_config(rk_pango_font_map *map, struct _FcConfig *config);
-void rk_pango_cairo_font_map_set_default(rk_pango_font_map *map);
-rk_pango_context *rk_pango_font_map_create_context(rk_pango_font_map *map);
-void rk_pango_cairo_context_set_font_options(rk_pango_context *context, const struct _cairo_font_options *options);
-void rk_pango_context_set_round_glyph_positions(rk_pango_context *context, int round);
-void rk_pango_cairo_context_set_resolution(rk_pango_context *context, double dpi);
-void rk_pango_context_set_font_description(rk_pango_context *context, const rk_pango_font_description *description);
-void rk_pango_cairo_update_context(struct _cairo *cairo, rk_pango_context *context);
-
-// Font descriptions and attributes.
-rk_pango_font_description *rk_pango_font_description_from_string(const char *text);
-void rk_pango_font_description_free(rk_pango_font_description *description);
-rk_pango_attr_list *rk_pango_attr_list_new(void);
-void rk_pango_attr_list_insert(rk_pango_attr_list *list, rk_pango_attribute *attribute);
-void rk_pango_attr_list_unref(rk_pango_attr_list *list);
-rk_pango_attribute *rk_pango_attr_insert_hyphens_new(int insert_hyphens);
-rk_pango_attribute *rk_pango_attr_font_desc_new(const rk_pango_font_description *description);
-rk_pango_attribute *rk_pango_attr_weight_new(int weight);
-rk_pango_attribute *rk_pango_attr_foreground_new(unsigned short red, unsigned short green, unsigned short blue);
-rk_pango_attribute *rk_pango_attr_foreground_alpha_new(unsigned short alpha);
-rk_pango_attribute *rk_pango_attr_underline_new(int underline);
-rk_pango_attribute *rk_pango_attr_strikethrough_new(int strikethrough);
-
-// Text direction: the direction of the first strong character of a text, and a context's base
-// direction (which layouts made after it take when they do not find their own).
-rk_pango_direction rk_pango_find_base_dir(const char *text, int length);
-void rk_pango_context_set_base_dir(rk_pango_context *context, rk_pango_direction direction);
-
-// Layouts.
-rk_pango_layout *rk_pango_layout_new(rk_pango_context *context);
-void rk_pango_layout_set_text(rk_pango_layout *layout, const char *text, int length);
-void rk_pango_layout_set_font_description(rk_pango_layout *layout, const rk_pango_font_description *description);
-void rk_pango_layout_set_attributes(rk_pango_layout *layout, rk_pango_attr_list *attributes);
-void rk_pango_layout_set_width(rk_pango_layout *layout, int width);
-void rk_pango_layout_set_height(rk_pango_layout *layout, int height);
-void rk_pango_layout_set_wrap(rk_pango_layout *layout, rk_pango_wrap_mode wrap);
-void rk_pango_layout_set_ellipsize(rk_pango_layout *layout, rk_pango_ellipsize_mode ellipsize);
-void rk_pango_layout_set_alignment(rk_pango_layout *layout, rk_pango_alignment alignment);
-void rk_pango_layout_set_auto_dir(rk_pango_layout *layout, int auto_dir);
-void rk_pango_layout_set_justify(rk_pango_layout *layout, int justify);
-void rk_pango_layout_set_spacing(rk_pango_layout *layout, int spacing);
-void rk_pango_layout_set_line_spacing(rk_pango_layout *layout, float factor);
-void rk_pango_layout_get_extents(rk_pango_layout *layout, rk_pango_rectangle *ink, rk_pango_rectangle *logical);
-int rk_pango_layout_get_line_count(rk_pango_layout *layout);
-int rk_pango_layout_is_ellipsized(rk_pango_layout *layout);
-int rk_pango_layout_get_baseline(rk_pango_layout *layout);
-void rk_pango_cairo_show_layout(struct _cairo *cairo, rk_pango_layout *layout);
+// The calls, each the Pango, GObject or HarfBuzz function of the same name without `rk_`
+// (pango_calls.h lists them with the prototypes the libraries' headers declare, in the types
+// above): rk_pango_version_string, rk_g_object_unref (for font maps, contexts and layouts),
+// rk_pango_layout_new, rk_pango_cairo_show_layout and the rest.
+#include "pango_calls.h"
+#define RK_PANGO_DECLARATION(result, name, parameters, arguments) result rk_##name parameters;
+#define RK_PANGO_VOID_DECLARATION(name, parameters, arguments) void rk_##name parameters;
+RK_PANGO_CALLS(RK_PANGO_DECLARATION, RK_PANGO_VOID_DECLARATION)
 
 #endif
