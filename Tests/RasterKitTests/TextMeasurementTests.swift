@@ -47,6 +47,26 @@ import Testing
         #expect(measuredFirst == drawnAlone)
     }
 
+    /// A stack measures its text without a width, then at the length it gave it; the walk serves
+    /// the second from the first when the text fits that width unwrapped. That must be what the
+    /// canvas measures at the width, for widths at, just over, well over and under the text's own.
+    @Test(arguments: ["Waiting for review", "Two lines\nof text", "Everything that changed this week, in one place"])
+    func textGivenAtLeastItsOwnWidthMeasuresAsWithoutOne(_ text: String) throws {
+        let style = TextStyle(font: "DejaVu Sans 12", alignment: .center)
+        _ = try RasterImage(size: Size(width: 400, height: 100), scale: 2) { canvas in
+            let element = Text(text, style: style).element
+            let engine = LayoutEngine(canvas: canvas)
+            let context = LayoutEngine.Context(direction: .ltr)
+            let unwrapped = try engine.measure(element, .unspecified, context).size
+            for width in [unwrapped.width, unwrapped.width + 0.1, unwrapped.width + 50, unwrapped.width - 1, unwrapped.width / 2] {
+                let walked = try engine.measure(element, ProposedSize(width: width, height: nil), context).size
+                TextMeasurements.removeAll()
+                let metrics = canvas.measure(TextRun([TextSpan(text)], style: style), width: width, height: nil)
+                #expect(walked == Size(width: min(metrics.size.width, width), height: metrics.size.height), "\(width)")
+            }
+        }
+    }
+
     @Test func aMeasurementKeptIsTheMeasurementMadeAfresh() throws {
         let style = TextStyle(font: "DejaVu Sans Bold 13", maxLines: 2)
         func measure() throws -> TextMetrics {

@@ -139,6 +139,12 @@ extension Canvas {
     /// A quarter of a pixel: slack for rounding in Pango's units when text is fitted to a box.
     private var fitSlack: Double { 0.25 / max(scale, 1) }
 
+    /// Whether text of a style that does not shrink, measured without a width as `unwrapped`, is
+    /// laid out unwrapped in `width` too, and so measures the same there (see `fittedLayout`).
+    func fitsUnwrapped(_ unwrapped: TextMetrics, width: Double) -> Bool {
+        unwrapped.size.width <= width + fitSlack
+    }
+
     /// Whether a layout shown at its scale fits the box whole: nothing ellipsized, and its lines
     /// within the box.
     private func fits(_ fitted: (layout: TextEngine.Layout, scale: Double, wraps: Bool), width: Double?, height: Double?) -> Bool {

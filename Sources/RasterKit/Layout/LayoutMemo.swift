@@ -21,6 +21,8 @@ final class LayoutMemo {
         var moreSizes = -1
         /// The head of the element's list in `arrangements`, when it is a stack.
         var firstArrangement = -1
+        /// A text's measurement without a width, when it was measured so.
+        var unwrappedText: TextMetrics?
     }
 
     private struct Sized {
@@ -88,6 +90,12 @@ final class LayoutMemo {
             nodes[place].moreSizes = sizes.count - 1
         }
     }
+
+    /// The measurement of the text at `place` without a width, if it was measured so.
+    func unwrappedText(at place: Place) -> TextMetrics? { nodes[place].unwrappedText }
+
+    /// Keeps the measurement of the text at `place` without a width.
+    func keepUnwrappedText(_ metrics: TextMetrics, at place: Place) { nodes[place].unwrappedText = metrics }
 
     /// The arrangement measured for the stack at `place` in an inner box of exactly `size`,
     /// when its children filled that box: the one arranging the stack in that box would give.

@@ -30,7 +30,8 @@ enum TextMeasurements {
         mutating func insert(_ metrics: TextMetrics, for key: Key) {
             if recent.count >= TextMeasurements.generationCapacity {
                 older = recent
-                recent = [:]
+                // Sized for a whole generation, so filling it does not rehash it at each doubling.
+                recent = Dictionary(minimumCapacity: TextMeasurements.generationCapacity)
             }
             recent[key] = metrics
         }
