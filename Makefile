@@ -91,7 +91,6 @@ test: deps
 	python3 Scripts/readme-snippets.py --check
 	$(MAKE) --no-print-directory build-tests
 	python3 Scripts/check-core-dependencies.py
-	python3 Scripts/generate-loader-calls.py --check
 	Scripts/test-watchdog.py $(TEST_TIME_LIMIT) -- $(SWIFT) test $(TRAITS) --skip-build --skip PluginExampleTests
 
 # Everything before a release (about 40 minutes on two cores): the gate, then what builds

@@ -18,6 +18,7 @@ before: the build fails with an undefined symbol until it does.
 """
 import glob
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -89,7 +90,9 @@ def undefined_symbols():
     objects = glob.glob(".build/debug/RasterKit.build/*.o")
     if not objects:
         sys.exit("no .build/debug/RasterKit.build/*.o: run `swift build --target RasterKit` first")
-    listing = subprocess.run(["nm", "-u", *objects], capture_output=True, text=True, check=True).stdout
+    # binutils' nm, or the one the Swift toolchain ships.
+    nm = shutil.which("nm") or shutil.which("llvm-nm") or sys.exit("needs nm (binutils) or llvm-nm")
+    listing = subprocess.run([nm, "-u", *objects], capture_output=True, text=True, check=True).stdout
     return {line.split()[-1] for line in listing.splitlines() if line.strip()}
 
 
@@ -117,7 +120,9 @@ def prototypes(library):
     flags = subprocess.run(["pkg-config", "--cflags", *library.packages], capture_output=True, text=True,
                            check=True).stdout.split()
     source = "".join(f"#include <{header}>\n" for header in library.headers)
-    text = subprocess.run(["cc", "-E", "-P", "-x", "c", *flags, "-"], input=source, capture_output=True, text=True,
+    # The system's C compiler, or the clang the Swift toolchain ships.
+    compiler = shutil.which("cc") or shutil.which("clang") or sys.exit("needs a C compiler (cc or clang)")
+    text = subprocess.run([compiler, "-E", "-P", "-x", "c", *flags, "-"], input=source, capture_output=True, text=True,
                           check=True).stdout
     # GLib's headers mark declarations with attributes (deprecation, availability); drop them.
     text = re.sub(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)", "", text)
