@@ -224,25 +224,6 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
 
     /// The walk's memo: each place's children are the same places each time and no other
     /// place's; sizes are kept by proposal; an arrangement is served only for the box it filled.
-    /// The walk's memo: each place's children are the same places each time and no other
-    /// place's; sizes are kept by proposal; an arrangement is served only for the box it filled.
-    @Test func debugMeasure() throws {
-        let mono = TextStyle(font: "DejaVu Sans Mono 10", maxLines: 1)
-        let stack = Stack(.horizontal, spacing: 3, padding: EdgeInsets(top: 2, left: 5, bottom: 4, right: 1)) {
-            Text("Label", style: mono)
-            Spacer().grow()
-            Text("A longer text that wraps", style: TextStyle(font: "DejaVu Sans 9")).frame(maxWidth: 60)
-        }
-        let size = try stack.sizeThatFits()
-        print("DBG sizeThatFits", size)
-        _ = try RasterImage(size: size) { canvas in
-            print("DBG in render", try canvas.measure(stack), try canvas.measure(stack, proposal: ProposedSize(size)))
-        }
-        _ = try RasterImage(size: Size(width: 200, height: 100)) { canvas in
-            print("DBG in 200", try canvas.measure(stack), try canvas.measure(stack, proposal: ProposedSize(size)))
-        }
-    }
-
     @Test func theMemoKeepsWhatEachPlaceLearntApart() {
         let memo = LayoutMemo()
         let children = memo.children(of: LayoutMemo.root, count: 3)
@@ -332,12 +313,52 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
             }
         }
         let short = try Chip(label: "ab").idealSize(height: 20)
-        let long = try Chip(label: "abcdef").idealSize(height: 20)
-        #expect(abs(long.width - short.width - 4 * characterWidth) < 0.01)
+        let exactShort = try Chip(label: "ab").body.sizeThatFits(ProposedSize(width: nil, height: 20))
+        let exactLong = try Chip(label: "abcdef").body.sizeThatFits(ProposedSize(width: nil, height: 20))
+        #expect(abs(exactLong.width - exactShort.width - 4 * characterWidth) < 0.01)
+        #expect(short.width == exactShort.width.rounded(.up))
         let rasterizer = Rasterizer(cache: RasterCache(memoryLimit: 8 << 20))
         let first = try rasterizer.image(for: Chip(label: "ab"), size: short, scale: 2)
         _ = try rasterizer.image(for: Chip(label: "ab"), size: short, scale: 2)
         #expect(first.pixelWidth == Int((short.width * 2).rounded(.up)) || first.pixelWidth == Int((short.width * 2).rounded()))
         #expect(rasterizer.statistics.draws == 1)
+    }
+
+    /// A component drawn at its ideal size shows its whole label at every scale: the size is
+    /// whole points, so no canvas stretches it and its text measures there as it was measured.
+    /// (Drawn at the exact, fractional size, "Waiting for review" lost its last letters to an
+    /// ellipsis at scale 2.)
+    @Test func aComponentDrawnAtItsIdealSizeShowsItsWholeLabel() throws {
+        let style = TextStyle(font: "DejaVu Sans Bold 13", color: .white, maxLines: 1)
+        struct Chip: LayoutComponent {
+            var label: String
+            var style: TextStyle
+            var body: some LayoutContent {
+                Stack(.horizontal, spacing: 6, padding: EdgeInsets(top: 4, left: 10, bottom: 4, right: 10)) {
+                    Text(label, style: style)
+                }
+            }
+        }
+        final class Cut: @unchecked Sendable { var labels: [String] = [] }
+        let cut = Cut()
+        for label in ["New", "12", "Design review", "Waiting for review", "Ünïcödé wörds", "A much longer label for this chip"] {
+            let size = try Chip(label: label, style: style).idealSize(height: 28)
+            let exact = try Chip(label: label, style: style).body.sizeThatFits(ProposedSize(width: nil, height: 28))
+            #expect(size.width == size.width.rounded() && size.width >= exact.width - 1e-3)
+            for scale in [1.0, 2.0, 3.0] {
+                _ = try RasterImage(size: size, scale: scale) { canvas in
+                    let checked = Stack(.horizontal, spacing: 6, padding: EdgeInsets(top: 4, left: 10, bottom: 4, right: 10)) {
+                        Text(label, style: style).effect { canvas, rect, draw in
+                            if canvas.measure(text: label, style: style, width: rect.width).isTruncated {
+                                cut.labels.append("\(label) at \(scale)")
+                            }
+                            try draw()
+                        }
+                    }
+                    try canvas.draw(checked, in: Rect(size: size))
+                }
+            }
+        }
+        #expect(cut.labels.isEmpty, "\(cut.labels)")
     }
 }

@@ -11,7 +11,8 @@
 //
 // These declarations are RasterKit's own, matching the stable ABI of Pango 1 (1.44 or later),
 // GObject 2 and HarfBuzz for the calls RasterKit makes; no Pango, GLib or HarfBuzz header is
-// needed to build them (Scripts/generate-loader-calls.py checks them against those headers). cairo and fontconfig objects appear only as pointers to incomplete types.
+// needed to build them. The calls' prototypes are generated from those headers
+// (Scripts/generate-loader-calls.py); the types and values below are written by hand. cairo and fontconfig objects appear only as pointers to incomplete types.
 // Every call other than rk_pango_load must follow a successful rk_pango_load.
 
 // PangoFontMap (a PangoCairoFontMap that is a PangoFcFontMap), PangoContext, PangoLayout,

@@ -71,8 +71,13 @@ extension LayoutComponent {
     }
 
     /// The size the component's layout takes when its width and/or height are given (nil: its
-    /// ideal length on that axis): the size to render it at so it hugs its content.
+    /// ideal length on that axis), rounded up to whole points: the size to render it at so it
+    /// hugs its content. Rounded as a manifest's `auto` sizes are, so that at any whole scale the
+    /// size is whole pixels and its text fits as it was measured (``LayoutContent/sizeThatFits(_:direction:limits:)``
+    /// gives the exact size).
     public func idealSize(width: Double? = nil, height: Double? = nil, limits: ResourceLimits = .default) throws -> Size {
-        try body.sizeThatFits(ProposedSize(width: width, height: height), direction: layoutDirection, limits: limits)
+        let measured = try body.sizeThatFits(ProposedSize(width: width, height: height), direction: layoutDirection,
+                                             limits: limits)
+        return Size(width: LayoutSizing.wholePoints(measured.width), height: LayoutSizing.wholePoints(measured.height))
     }
 }

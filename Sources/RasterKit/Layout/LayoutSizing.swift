@@ -115,3 +115,15 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension LayoutSizing {
+    /// `length`, measured, rounded up to whole points, less a thousandth of a point of
+    /// measuring noise (which does not make another point): the length a measured layout is
+    /// drawn at. At any whole scale its points then fall on whole pixels. A canvas of a
+    /// fractional size stretches its points onto whole pixels, and text measured under that
+    /// stretch can come out a fraction of a point wider than it was measured, and be cut with
+    /// an ellipsis.
+    package static func wholePoints(_ length: Double) -> Double {
+        (length - 1e-3).rounded(.up)
+    }
+}

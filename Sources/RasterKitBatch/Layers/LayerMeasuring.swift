@@ -52,9 +52,9 @@ enum LayerMeasuring {
             throw .layout(error)
         }
         var result = size
-        // A thousandth of a point of measuring noise does not round up to another whole point.
+        // Whole points, as `LayoutComponent.idealSize` gives, within the length's bounds.
         func whole(_ length: Double, _ bounds: Manifest.MeasuredLength) -> Double {
-            min(max((length - 1e-3).rounded(.up), bounds.minimum), bounds.maximum)
+            min(max(LayoutSizing.wholePoints(length), bounds.minimum), bounds.maximum)
         }
         if let bounds = size.measuredWidth { result.size.width = whole(extent.width, bounds) }
         if let bounds = size.measuredHeight { result.size.height = whole(extent.height, bounds) }
