@@ -181,9 +181,9 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
         #expect(inkColumns(image) == 40...49)
     }
 
-    /// Drawn at the size it was measured at, a stack is placed by the arrangement measuring it
-    /// made; for every axis, alignment, direction and sharing of space, that must be where
-    /// arranging it afresh in that box puts its children.
+    /// Drawn in a box it was measured in, a row or column is placed from the sharing of that box
+    /// measuring made; for every axis, alignment, direction and sharing of space, in the box it
+    /// hugs and in a larger one, that must be where arranging it afresh puts its children.
     @Test func aStackDrawnAtItsMeasuredSizeIsPlacedAsArrangingItAfreshWould() throws {
         final class Recorder: @unchecked Sendable { var frames: [Rect] = [] }
         for axis in [Stack.Axis.horizontal, .vertical] {
@@ -207,23 +207,30 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
                     // whole pixels, and text measures differently under the stretch): drawn as
                     // the root, which nothing measured, then inside a stack that measures it
                     // in the box it then draws it in.
-                    var afresh: [Rect] = []
-                    _ = try RasterImage(size: Size(width: 300, height: 200)) { canvas in
-                        let box = Rect(size: try canvas.measure(stack))
-                        try canvas.draw(stack, in: box)
-                        afresh = recorder.frames
+                    // In the box it hugs, and in a larger one it does not fill.
+                    for extra in [0.0, 7.5] {
+                        var afresh: [Rect] = []
                         recorder.frames = []
-                        try canvas.draw(Stack(.depth) { stack }, in: box)
+                        _ = try RasterImage(size: Size(width: 300, height: 200)) { canvas in
+                            let measured = try canvas.measure(stack)
+                            let box = Rect(size: Size(width: measured.width + extra, height: measured.height + extra))
+                            try canvas.draw(stack, in: box)
+                            afresh = recorder.frames
+                            recorder.frames = []
+                            // A fixed frame gives the stack the box it was measured in even
+                            // where it does not fill it (a depth stack would centre its hug).
+                            try canvas.draw(Stack(.depth) { stack.frame(width: box.width, height: box.height) }, in: box)
+                        }
+                        #expect(afresh.count == 4)
+                        #expect(recorder.frames == afresh, "\(axis) \(alignment) \(direction) +\(extra)")
                     }
-                    #expect(afresh.count == 4)
-                    #expect(recorder.frames == afresh, "\(axis) \(alignment) \(direction)")
                 }
             }
         }
     }
 
     /// The walk's memo: each place's children are the same places each time and no other
-    /// place's; sizes are kept by proposal; an arrangement is served only for the box it filled.
+    /// place's; sizes and a row's sharing of its box are kept by proposal and box.
     @Test func theMemoKeepsWhatEachPlaceLearntApart() {
         let memo = LayoutMemo()
         let children = memo.children(of: LayoutMemo.root, count: 3)
@@ -243,15 +250,11 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
         memo.markChecked(grandchildren.lowerBound)
         #expect(memo.isChecked(grandchildren.lowerBound) && !memo.isChecked(grandchildren.lowerBound + 1))
 
-        let filled = LayoutEngine.Arrangement(frames: [Rect(x: 0, y: 0, width: 20, height: 8)], size: Size(width: 20, height: 8))
-        let hugged = LayoutEngine.Arrangement(frames: [Rect(x: 0, y: 0, width: 12, height: 8)], size: Size(width: 12, height: 8))
-        memo.keep(filled, at: LayoutMemo.root, for: ProposedSize(width: 20, height: 8))
-        memo.keep(hugged, at: LayoutMemo.root, for: ProposedSize(width: 30, height: 8))
-        #expect(memo.arrangement(at: LayoutMemo.root, filling: Size(width: 20, height: 8))?.frames == filled.frames)
-        // Measured in a wider box than it filled: drawn in that box, it is arranged afresh.
-        #expect(memo.arrangement(at: LayoutMemo.root, filling: Size(width: 30, height: 8)) == nil)
-        #expect(memo.arrangement(at: LayoutMemo.root, filling: Size(width: 12, height: 8)) == nil)
-        #expect(memo.arrangement(at: children.lowerBound, filling: Size(width: 20, height: 8)) == nil)
+        let sharing = LayoutEngine.LineSharing(lengths: [20, 5], lines: [], commonBaseline: nil)
+        memo.keep(sharing, at: LayoutMemo.root, for: ProposedSize(width: 30, height: 8))
+        #expect(memo.lineSharing(at: LayoutMemo.root, for: ProposedSize(width: 30, height: 8))?.lengths == [20, 5])
+        #expect(memo.lineSharing(at: LayoutMemo.root, for: ProposedSize(width: 30, height: nil)) == nil)
+        #expect(memo.lineSharing(at: children.lowerBound, for: ProposedSize(width: 30, height: 8)) == nil)
     }
 
     @Test func aDepthStackIsItsLargestChildAndBackgroundsFillIt() throws {

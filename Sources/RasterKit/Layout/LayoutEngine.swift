@@ -97,7 +97,6 @@ struct LayoutEngine {
             let inner = ProposedSize(width: proposal.width.map { max($0 - padding.horizontal, 0) },
                                      height: proposal.height.map { max($0 - padding.vertical, 0) })
             let arrangement = try arrange(stack, inner: inner, exact: false, context)
-            context.memo.keep(arrangement, at: context.place, for: inner)
             return Measured(size: Size(width: arrangement.size.width + padding.horizontal,
                                        height: arrangement.size.height + padding.vertical),
                             baseline: arrangement.baseline.map { $0 + padding.top })
@@ -199,6 +198,10 @@ struct LayoutEngine {
             main == .horizontal ? ProposedSize(width: length, height: crossOffered)
                 : ProposedSize(width: crossOffered, height: length)
         }
+        // Arranged in this box before (measured, then drawn there): only the placing is left.
+        if let shared = context.memo.lineSharing(at: context.place, for: inner) {
+            return place(stack, shared, main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
+        }
         let places = context.children(stack.children.count)
         let count = stack.children.count
         // Each child's claim on the main axis, from its ideal length, in a buffer on the stack:
@@ -232,38 +235,46 @@ struct LayoutEngine {
 
         // Across the axis: each child at the length it got, and whether it lines up by its
         // baseline (in a row; children without text line up by their bottom edge).
-        return try withUnsafeTemporaryAllocation(of: Line.self, capacity: count) { lines in
-            var commonBaseline: Double?
-            for (index, length) in lengths.enumerated() {
-                let child = stack.children[index]
-                if case .spacer = child.content {
-                    lines.initializeElement(at: index, to: Line(cross: 0, baseline: nil, byBaseline: false))
-                    continue
-                }
-                let measured = try measure(child, proposal(main: length), context.child(at: places.lowerBound + index))
-                let crossLength = Self.length(measured.size, cross)
-                let byBaseline = main == .horizontal && (child.sizing.alignment ?? stack.alignment) == .baseline
-                if byBaseline { commonBaseline = max(commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
-                lines.initializeElement(at: index, to: Line(cross: crossLength, baseline: measured.baseline, byBaseline: byBaseline))
+        var shared = LineSharing(lengths: lengths, lines: [], commonBaseline: nil)
+        shared.lines.reserveCapacity(count)
+        for (index, length) in lengths.enumerated() {
+            let child = stack.children[index]
+            if case .spacer = child.content {
+                shared.lines.append(LineSharing.Line(cross: 0, baseline: nil, byBaseline: false))
+                continue
             }
-            return place(stack, lines: UnsafeBufferPointer(lines), lengths: lengths, commonBaseline: commonBaseline,
-                         main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
+            let measured = try measure(child, proposal(main: length), context.child(at: places.lowerBound + index))
+            let crossLength = Self.length(measured.size, cross)
+            let byBaseline = main == .horizontal && (child.sizing.alignment ?? stack.alignment) == .baseline
+            if byBaseline { shared.commonBaseline = max(shared.commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
+            shared.lines.append(LineSharing.Line(cross: crossLength, baseline: measured.baseline, byBaseline: byBaseline))
         }
+        context.memo.keep(shared, at: context.place, for: inner)
+        return place(stack, shared, main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
     }
 
-    /// A child of a row or column across the stack's axis: its length there, its first
-    /// baseline, and whether it lines up by it.
-    private struct Line {
-        var cross: Double
-        var baseline: Double?
-        var byBaseline: Bool
+    /// How a row or column shared out an inner box: each child's length along the axis and its
+    /// line across it. It depends on the box alone, so a stack measured in a box and then drawn
+    /// in it (hugging, then exact) places its children from one sharing.
+    struct LineSharing {
+        /// A child across the stack's axis: its length there, its first baseline, and whether
+        /// it lines up by it.
+        struct Line {
+            var cross: Double
+            var baseline: Double?
+            var byBaseline: Bool
+        }
+        var lengths: [Double]
+        var lines: [Line]
+        /// The baseline the children that line up by theirs share.
+        var commonBaseline: Double?
     }
 
-    /// The frames of a row's or column's children, from the lengths they got along the axis
-    /// and their lines across it.
-    private func place(_ stack: Stack, lines: UnsafeBufferPointer<Line>, lengths: [Double], commonBaseline: Double?,
-                       main: LayoutAxis, crossOffered: Double?, inner: ProposedSize, exact: Bool,
-                       _ context: Context) -> Arrangement {
+    /// The frames of a row's or column's children, from how it shared out its box. `exact`
+    /// boxes are the stack's own when it is drawn; a measured stack hugs its children.
+    private func place(_ stack: Stack, _ shared: LineSharing, main: LayoutAxis, crossOffered: Double?,
+                       inner: ProposedSize, exact: Bool, _ context: Context) -> Arrangement {
+        let (lines, lengths, commonBaseline) = (shared.lines, shared.lengths, shared.commonBaseline)
         var hugged = 0.0
         for line in lines {
             let extent = line.byBaseline ? (commonBaseline ?? 0) - (line.baseline ?? line.cross) + line.cross : line.cross
@@ -323,10 +334,7 @@ struct LayoutEngine {
         switch element.content {
         case .stack(let stack):
             let box = rect.inset(by: stack.padding)
-            // A stack drawn at the size it was measured at is placed as it was measured: an
-            // exact box that its children filled places them as a hugging one does.
-            let arrangement = try context.memo.arrangement(at: context.place, filling: box.size)
-                ?? arrange(stack, inner: ProposedSize(box.size), exact: true, context)
+            let arrangement = try arrange(stack, inner: ProposedSize(box.size), exact: true, context)
             var nested = context
             nested.depth += 1
             if let direction = stack.direction { nested.direction = direction }

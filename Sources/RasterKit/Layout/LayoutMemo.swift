@@ -1,6 +1,7 @@
 /// What one layout walk learnt about each element, by the element's place in the tree: stacks
 /// ask a child its size more than once, and nested stacks would otherwise measure their leaves
-/// once per level. A place is an index into flat arrays rather than a key built from the path
+/// once per level, and a row or column measured in a box and then drawn in it would share out
+/// that box twice. A place is an index into flat arrays rather than a key built from the path
 /// or an object per element, so a lookup hashes nothing and a walk makes a few arrays, not an
 /// allocation per element and proposal.
 final class LayoutMemo {
@@ -19,8 +20,8 @@ final class LayoutMemo {
         /// first is kept in the node and the others in a list in `sizes`.
         var firstSize: Sized?
         var moreSizes = -1
-        /// The head of the element's list in `arrangements`, when it is a stack.
-        var firstArrangement = -1
+        /// The head of the element's list in `sharings`, when it is a row or a column.
+        var firstSharing = -1
         /// A text's measurement without a width, when it was measured so.
         var unwrappedText: TextMetrics?
     }
@@ -30,10 +31,10 @@ final class LayoutMemo {
         var measured: LayoutEngine.Measured
     }
 
-    /// A stack's arrangement when measured, by the inner box it was offered.
-    private struct Arranged {
+    /// How a row or column shared out an inner box, by that box.
+    private struct Shared {
         var inner: ProposedSize
-        var arrangement: LayoutEngine.Arrangement
+        var sharing: LayoutEngine.LineSharing
     }
 
     /// An entry of a list threaded through one array: the index of the next, or -1.
@@ -46,7 +47,7 @@ final class LayoutMemo {
     // exclusivity checks of a class's properties were a tenth of what laying out cost.
     @exclusivity(unchecked) private var nodes = [Node()]
     @exclusivity(unchecked) private var sizes: [Link<Sized>] = []
-    @exclusivity(unchecked) private var arrangements: [Link<Arranged>] = []
+    @exclusivity(unchecked) private var sharings: [Link<Shared>] = []
 
     /// The places of the first `count` children of the element at `place` (a stack's children,
     /// or the one element an effect wraps), the same ones each time they are asked for.
@@ -97,22 +98,19 @@ final class LayoutMemo {
     /// Keeps the measurement of the text at `place` without a width.
     func keepUnwrappedText(_ metrics: TextMetrics, at place: Place) { nodes[place].unwrappedText = metrics }
 
-    /// The arrangement measured for the stack at `place` in an inner box of exactly `size`,
-    /// when its children filled that box: the one arranging the stack in that box would give.
-    func arrangement(at place: Place, filling size: Size) -> LayoutEngine.Arrangement? {
-        let inner = ProposedSize(size)
-        var link = nodes[place].firstArrangement
+    /// How the row or column at `place` shared out an inner box of `inner`, if it did.
+    func lineSharing(at place: Place, for inner: ProposedSize) -> LayoutEngine.LineSharing? {
+        var link = nodes[place].firstSharing
         while link >= 0 {
-            let arranged = arrangements[link].value
-            if arranged.inner == inner, arranged.arrangement.size == size { return arranged.arrangement }
-            link = arrangements[link].next
+            if sharings[link].value.inner == inner { return sharings[link].value.sharing }
+            link = sharings[link].next
         }
         return nil
     }
 
-    /// Keeps the arrangement measured for the stack at `place` in an inner box of `inner`.
-    func keep(_ arrangement: LayoutEngine.Arrangement, at place: Place, for inner: ProposedSize) {
-        arrangements.append(Link(value: Arranged(inner: inner, arrangement: arrangement), next: nodes[place].firstArrangement))
-        nodes[place].firstArrangement = arrangements.count - 1
+    /// Keeps how the row or column at `place` shared out an inner box of `inner`.
+    func keep(_ sharing: LayoutEngine.LineSharing, at place: Place, for inner: ProposedSize) {
+        sharings.append(Link(value: Shared(inner: inner, sharing: sharing), next: nodes[place].firstSharing))
+        nodes[place].firstSharing = sharings.count - 1
     }
 }
