@@ -73,12 +73,7 @@ final class LayoutMemo {
     func measured(at place: Place, for proposal: ProposedSize) -> LayoutEngine.Measured? {
         guard let first = nodes[place].firstSize else { return nil }
         if first.proposal == proposal { return first.measured }
-        var link = nodes[place].moreSizes
-        while link >= 0 {
-            if sizes[link].value.proposal == proposal { return sizes[link].value.measured }
-            link = sizes[link].next
-        }
-        return nil
+        return Self.first(in: sizes, from: nodes[place].moreSizes) { $0.proposal == proposal }?.measured
     }
 
     /// Keeps the size measured for the element at `place` when offered `proposal`.
@@ -100,10 +95,15 @@ final class LayoutMemo {
 
     /// How the row or column at `place` shared out an inner box of `inner`, if it did.
     func lineSharing(at place: Place, for inner: ProposedSize) -> LayoutEngine.LineSharing? {
-        var link = nodes[place].firstSharing
+        Self.first(in: sharings, from: nodes[place].firstSharing) { $0.inner == inner }?.sharing
+    }
+
+    /// The first value of the list starting at `head` in `links` that passes `test`.
+    private static func first<Value>(in links: [Link<Value>], from head: Int, where test: (Value) -> Bool) -> Value? {
+        var link = head
         while link >= 0 {
-            if sharings[link].value.inner == inner { return sharings[link].value.sharing }
-            link = sharings[link].next
+            if test(links[link].value) { return links[link].value }
+            link = links[link].next
         }
         return nil
     }
