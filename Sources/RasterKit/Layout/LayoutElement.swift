@@ -32,14 +32,35 @@ public struct LayoutElement: LayoutContent {
     }
 
     /// The content, boxed: a walk copies elements often (stacks hold them in arrays), and a
-    /// reference copies in one step where a text's style would copy field by field.
+    /// reference copies in one step where a text's style would copy field by field. What a
+    /// walk asks of the content at every visit is worked out here once, so asking copies no
+    /// payload (a text's strings, a stack's children) and retains nothing.
     private final class Box {
         let content: Content
-        init(_ content: Content) { self.content = content }
+        /// A spacer's minimum length; nil for other content.
+        let spacerMinimumLength: Double?
+        /// See ``LayoutElement/Content/reflows``.
+        let reflows: Bool
+        /// Text that may not shrink, which takes the same size at any height it is offered.
+        let sizeIgnoresHeight: Bool
+
+        init(_ content: Content) {
+            self.content = content
+            if case .spacer(let minimumLength) = content { spacerMinimumLength = minimumLength } else { spacerMinimumLength = nil }
+            reflows = content.reflows
+            if case .text(let run) = content { sizeIgnoresHeight = run.style.fit == .none } else { sizeIgnoresHeight = false }
+        }
     }
 
     private let box: Box
     var content: Content { box.content }
+    /// A spacer's minimum length; nil for other content.
+    var spacerMinimumLength: Double? { box.spacerMinimumLength }
+    /// Whether the content can be given less than its ideal length along a stack and still show.
+    var reflows: Bool { box.reflows }
+    /// Whether the content takes the same size at any height (text that may not shrink: it
+    /// wraps at its width and is clipped).
+    var sizeIgnoresHeight: Bool { box.sizeIgnoresHeight }
     /// The size the element asks for and how it grows and aligns in a stack.
     public var sizing: LayoutSizing
 

@@ -14,11 +14,11 @@ struct LayoutEngine {
     }
 
     /// Where the walk is: the direction rows run in, how deep stacks are nested, and the
-    /// element's place in the tree, in the walk's memo.
+    /// element's place in the tree (in the engine's memo). Plain values, so passing a context
+    /// down the tree retains nothing.
     struct Context {
         var direction: LayoutDirection
         var depth = 0
-        var memo = LayoutMemo()
         var place = LayoutMemo.root
 
         /// The context of the child at `place` (one of ``LayoutMemo/children(of:count:)``).
@@ -27,9 +27,6 @@ struct LayoutEngine {
             child.place = place
             return child
         }
-
-        /// The places of the element's first `count` children.
-        func children(_ count: Int) -> Range<LayoutMemo.Place> { memo.children(of: place, count: count) }
     }
 
     /// Where a stack's children go, relative to its padded inner box.
@@ -41,6 +38,8 @@ struct LayoutEngine {
     }
 
     let canvas: Canvas
+    /// What this walk learnt about each element, by its place.
+    let memo = LayoutMemo()
 
     /// The longest length a layout may state: the longest side RasterKit draws, in points.
     var maximumLength: Double { Double(canvas.environment.limits.pixels.maximumSide) }
@@ -53,18 +52,18 @@ struct LayoutEngine {
         // Text that may not shrink takes the same size at any height (it wraps at its width
         // and is clipped), so the heights nested stacks offer it share one measurement.
         var asked = proposal
-        if case .text(let run) = element.content, run.style.fit == .none { asked.height = nil }
-        if let known = context.memo.measured(at: context.place, for: asked) { return known }
+        if element.sizeIgnoresHeight { asked.height = nil }
+        if let known = memo.measured(at: context.place, for: asked) { return known }
         let measured = try measureAnew(element, asked, context)
-        context.memo.keep(measured, at: context.place, for: asked)
+        memo.keep(measured, at: context.place, for: asked)
         return measured
     }
 
     /// Throws for sizing the layout cannot use; each element is checked once per walk.
     private func validate(_ sizing: LayoutSizing, _ context: Context) throws {
-        guard !context.memo.isChecked(context.place) else { return }
+        guard !memo.isChecked(context.place) else { return }
         try sizing.validate(maximum: maximumLength)
-        context.memo.markChecked(context.place)
+        memo.markChecked(context.place)
     }
 
     private func measureAnew(_ element: LayoutElement, _ proposal: ProposedSize, _ context: Context) throws -> Measured {
@@ -107,12 +106,12 @@ struct LayoutEngine {
             // A stack measures text without a width, then at the length it gave it, which is
             // mostly that same width: text that fits a width unwrapped measures as it does without
             // one (the canvas lays it out so), so the second measurement is the first.
-            if let width = proposal.width, run.style.fit == .none, let unwrapped = context.memo.unwrappedText(at: context.place),
+            if let width = proposal.width, run.style.fit == .none, let unwrapped = memo.unwrappedText(at: context.place),
                canvas.fitsUnwrapped(unwrapped, width: width) {
                 metrics = unwrapped
             } else {
                 metrics = canvas.measure(run, width: proposal.width, height: proposal.height)
-                if proposal.width == nil, run.style.fit == .none { context.memo.keepUnwrappedText(metrics, at: context.place) }
+                if proposal.width == nil, run.style.fit == .none { memo.keepUnwrappedText(metrics, at: context.place) }
             }
             let width = proposal.width.map { min(metrics.size.width, $0) } ?? metrics.size.width
             return Measured(size: Size(width: width, height: metrics.size.height), baseline: metrics.firstBaseline)
@@ -129,7 +128,7 @@ struct LayoutEngine {
             return Measured(size: size)
         case .effect(let inner, _):
             // The wrapped element is one level down, so its size is not taken for the wrapper's.
-            return try measure(inner, proposal, context.child(at: context.children(1).lowerBound))
+            return try measure(inner, proposal, context.child(at: memo.children(of: context.place, count: 1).lowerBound))
         }
     }
 
@@ -169,7 +168,7 @@ struct LayoutEngine {
     }
 
     private func arrangeDepth(_ stack: Stack, inner: ProposedSize, _ context: Context) throws -> Arrangement {
-        let places = context.children(stack.children.count)
+        let places = memo.children(of: context.place, count: stack.children.count)
         let first = try stack.children.indices.map {
             try measure(stack.children[$0], inner, context.child(at: places.lowerBound + $0)).size
         }
@@ -199,10 +198,10 @@ struct LayoutEngine {
                 : ProposedSize(width: crossOffered, height: length)
         }
         // Arranged in this box before (measured, then drawn there): only the placing is left.
-        if let shared = context.memo.lineSharing(at: context.place, for: inner) {
+        if let shared = memo.lineSharing(at: context.place, for: inner) {
             return place(stack, shared, main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
         }
-        let places = context.children(stack.children.count)
+        let places = memo.children(of: context.place, count: stack.children.count)
         let count = stack.children.count
         // Each child's claim on the main axis, from its ideal length, in a buffer on the stack:
         // a stack is arranged several times a walk, and its lists were most of its allocations.
@@ -214,7 +213,7 @@ struct LayoutEngine {
                 let fixed = sizing.fixed(main)
                 let ideal: Double
                 let shrinks: Bool
-                if case .spacer(let minimumLength) = child.content {
+                if let minimumLength = child.spacerMinimumLength {
                     guard minimumLength.isFinite, minimumLength >= 0, minimumLength <= maximumLength else {
                         throw LayoutError.invalidLength(name: "spacer minimumLength", value: minimumLength, maximum: maximumLength)
                     }
@@ -222,7 +221,7 @@ struct LayoutEngine {
                     shrinks = false
                 } else {
                     ideal = Self.length(try measure(child, proposal(main: nil), childContext).size, main)
-                    shrinks = fixed == nil && child.content.reflows
+                    shrinks = fixed == nil && child.reflows
                 }
                 claims.initializeElement(at: index, to: StackDistribution.Claim(
                     ideal: ideal, minimum: fixed ?? sizing.minimum(main) ?? (shrinks ? 0 : ideal),
@@ -239,7 +238,7 @@ struct LayoutEngine {
         shared.lines.reserveCapacity(count)
         for (index, length) in lengths.enumerated() {
             let child = stack.children[index]
-            if case .spacer = child.content {
+            if child.spacerMinimumLength != nil {
                 shared.lines.append(LineSharing.Line(cross: 0, baseline: nil, byBaseline: false))
                 continue
             }
@@ -249,7 +248,7 @@ struct LayoutEngine {
             if byBaseline { shared.commonBaseline = max(shared.commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
             shared.lines.append(LineSharing.Line(cross: crossLength, baseline: measured.baseline, byBaseline: byBaseline))
         }
-        context.memo.keep(shared, at: context.place, for: inner)
+        memo.keep(shared, at: context.place, for: inner)
         return place(stack, shared, main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
     }
 
@@ -338,7 +337,7 @@ struct LayoutEngine {
             var nested = context
             nested.depth += 1
             if let direction = stack.direction { nested.direction = direction }
-            let places = context.children(stack.children.count)
+            let places = memo.children(of: context.place, count: stack.children.count)
             for (index, (child, frame)) in zip(stack.children, arrangement.frames).enumerated() {
                 try draw(child, in: frame.offsetBy(dx: box.minX, dy: box.minY), nested.child(at: places.lowerBound + index))
             }
@@ -349,7 +348,7 @@ struct LayoutEngine {
         case .aspect(_, let draw), .drawing(let draw), .custom(_, let draw):
             try draw(canvas, rect)
         case let .effect(inner, around):
-            let place = context.children(1).lowerBound
+            let place = memo.children(of: context.place, count: 1).lowerBound
             try around(canvas, rect) { try self.draw(inner, in: rect, context.child(at: place)) }
         }
     }
@@ -362,7 +361,7 @@ extension LayoutElement.Content {
         switch self {
         case .text, .stack, .drawing, .custom: true
         case .spacer, .aspect: false
-        case .effect(let inner, _): inner.content.reflows
+        case .effect(let inner, _): inner.reflows
         }
     }
 }
