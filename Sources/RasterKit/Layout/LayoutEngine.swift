@@ -176,10 +176,12 @@ struct LayoutEngine {
                        height: inner.height ?? first.map(\.height).max() ?? 0)
         var frames: [Rect] = []
         var baseline: Double?
-        for (index, child) in stack.children.enumerated() {
+        // Children are read in place (`stack.children[index]`), not bound to a copy: a copy of an
+        // element retains its content, and a walk visits each child several times.
+        for index in stack.children.indices {
             // Sized for the whole box, so content without a size of its own fills it.
-            let measured = try measure(child, ProposedSize(box), context.child(at: places.lowerBound + index))
-            let alignment = child.sizing.alignment ?? stack.alignment
+            let measured = try measure(stack.children[index], ProposedSize(box), context.child(at: places.lowerBound + index))
+            let alignment = stack.children[index].sizing.alignment ?? stack.alignment
             let x = Self.offset(free: box.width - measured.size.width, alignment, reversed: context.direction == .rtl)
             let y = Self.offset(free: box.height - measured.size.height, alignment, reversed: false)
             let frame = Rect(x: x, y: y, width: measured.size.width, height: measured.size.height)
@@ -206,22 +208,22 @@ struct LayoutEngine {
         // Each child's claim on the main axis, from its ideal length, in a buffer on the stack:
         // a stack is arranged several times a walk, and its lists were most of its allocations.
         let lengths = try withUnsafeTemporaryAllocation(of: StackDistribution.Claim.self, capacity: count) { claims in
-            for (index, child) in stack.children.enumerated() {
-                let sizing = child.sizing
+            for index in 0..<count {
+                let sizing = stack.children[index].sizing
                 let childContext = context.child(at: places.lowerBound + index)
                 try validate(sizing, childContext)
                 let fixed = sizing.fixed(main)
                 let ideal: Double
                 let shrinks: Bool
-                if let minimumLength = child.spacerMinimumLength {
+                if let minimumLength = stack.children[index].spacerMinimumLength {
                     guard minimumLength.isFinite, minimumLength >= 0, minimumLength <= maximumLength else {
                         throw LayoutError.invalidLength(name: "spacer minimumLength", value: minimumLength, maximum: maximumLength)
                     }
                     ideal = fixed ?? sizing.clamp(minimumLength, main)
                     shrinks = false
                 } else {
-                    ideal = Self.length(try measure(child, proposal(main: nil), childContext).size, main)
-                    shrinks = fixed == nil && child.reflows
+                    ideal = Self.length(try measure(stack.children[index], proposal(main: nil), childContext).size, main)
+                    shrinks = fixed == nil && stack.children[index].reflows
                 }
                 claims.initializeElement(at: index, to: StackDistribution.Claim(
                     ideal: ideal, minimum: fixed ?? sizing.minimum(main) ?? (shrinks ? 0 : ideal),
@@ -237,14 +239,13 @@ struct LayoutEngine {
         var shared = LineSharing(lengths: lengths, lines: [], commonBaseline: nil)
         shared.lines.reserveCapacity(count)
         for (index, length) in lengths.enumerated() {
-            let child = stack.children[index]
-            if child.spacerMinimumLength != nil {
+            if stack.children[index].spacerMinimumLength != nil {
                 shared.lines.append(LineSharing.Line(cross: 0, baseline: nil, byBaseline: false))
                 continue
             }
-            let measured = try measure(child, proposal(main: length), context.child(at: places.lowerBound + index))
+            let measured = try measure(stack.children[index], proposal(main: length), context.child(at: places.lowerBound + index))
             let crossLength = Self.length(measured.size, cross)
-            let byBaseline = main == .horizontal && (child.sizing.alignment ?? stack.alignment) == .baseline
+            let byBaseline = main == .horizontal && (stack.children[index].sizing.alignment ?? stack.alignment) == .baseline
             if byBaseline { shared.commonBaseline = max(shared.commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
             shared.lines.append(LineSharing.Line(cross: crossLength, baseline: measured.baseline, byBaseline: byBaseline))
         }
@@ -338,8 +339,9 @@ struct LayoutEngine {
             nested.depth += 1
             if let direction = stack.direction { nested.direction = direction }
             let places = memo.children(of: context.place, count: stack.children.count)
-            for (index, (child, frame)) in zip(stack.children, arrangement.frames).enumerated() {
-                try draw(child, in: frame.offsetBy(dx: box.minX, dy: box.minY), nested.child(at: places.lowerBound + index))
+            for (index, frame) in arrangement.frames.enumerated() {
+                try draw(stack.children[index], in: frame.offsetBy(dx: box.minX, dy: box.minY),
+                         nested.child(at: places.lowerBound + index))
             }
         case .spacer:
             break
