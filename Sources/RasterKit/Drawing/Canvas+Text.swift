@@ -87,8 +87,7 @@ extension Canvas {
         ensureOpen()
         var matrix = cairo_matrix_t()
         cairo_get_matrix(context, &matrix)
-        // Only text that may shrink is measured against a height.
-        let height = run.style.fit == .none ? nil : height
+        let height = run.sizeIgnoresHeight ? nil : height
         let key = TextMeasurements.Key(run: run, width: width, height: height, xx: matrix.xx, yx: matrix.yx, xy: matrix.xy,
                                        yy: matrix.yy, fonts: FontLibrary.generation, scale: scale,
                                        maximumSide: environment.limits.pixels.maximumSide)

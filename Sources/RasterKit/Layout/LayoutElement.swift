@@ -41,14 +41,14 @@ public struct LayoutElement: LayoutContent {
         let spacerMinimumLength: Double?
         /// See ``LayoutElement/Content/reflows``.
         let reflows: Bool
-        /// Text that may not shrink, which takes the same size at any height it is offered.
+        /// See ``TextRun/sizeIgnoresHeight``; false for other content.
         let sizeIgnoresHeight: Bool
 
         init(_ content: Content) {
             self.content = content
             if case .spacer(let minimumLength) = content { spacerMinimumLength = minimumLength } else { spacerMinimumLength = nil }
             reflows = content.reflows
-            if case .text(let run) = content { sizeIgnoresHeight = run.style.fit == .none } else { sizeIgnoresHeight = false }
+            if case .text(let run) = content { sizeIgnoresHeight = run.sizeIgnoresHeight } else { sizeIgnoresHeight = false }
         }
     }
 

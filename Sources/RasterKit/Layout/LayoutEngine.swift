@@ -106,12 +106,12 @@ struct LayoutEngine {
             // A stack measures text without a width, then at the length it gave it, which is
             // mostly that same width: text that fits a width unwrapped measures as it does without
             // one (the canvas lays it out so), so the second measurement is the first.
-            if let width = proposal.width, run.style.fit == .none, let unwrapped = memo.unwrappedText(at: context.place),
+            if let width = proposal.width, run.sizeIgnoresHeight, let unwrapped = memo.unwrappedText(at: context.place),
                canvas.fitsUnwrapped(unwrapped, width: width) {
                 metrics = unwrapped
             } else {
                 metrics = canvas.measure(run, width: proposal.width, height: proposal.height)
-                if proposal.width == nil, run.style.fit == .none { memo.keepUnwrappedText(metrics, at: context.place) }
+                if proposal.width == nil, run.sizeIgnoresHeight { memo.keepUnwrappedText(metrics, at: context.place) }
             }
             let width = proposal.width.map { min(metrics.size.width, $0) } ?? metrics.size.width
             return Measured(size: Size(width: width, height: metrics.size.height), baseline: metrics.firstBaseline)

@@ -13,8 +13,11 @@ extension LayerRenderer {
 
     /// One child of a stack as a layout element.
     private func element(for layer: Layer) -> LayoutElement {
-        let sizing = layer.common.sizing
+        var sizing = layer.common.sizing
         var element: LayoutElement
+        // Shapes, groups and components of fixed sizes have no size of their own: they fill the
+        // box they are given, as a background does.
+        func filling() -> LayoutElement { Drawing { _, rect in try draw(layer, in: rect) }.element }
         switch layer {
         case .text(let text):
             element = Text(text.spans, style: text.style).effect { _, rect, content in
@@ -36,20 +39,20 @@ extension LayerRenderer {
             }
         case .spacer(let spacer):
             element = Spacer(minimumLength: spacer.minimumLength).element
-        case .component(let child) where child.naturalSize != nil:
-            // A component that sizes itself takes its measured size, as a fixed ideal.
-            let natural = child.naturalSize ?? .zero
-            element = CustomElement(sizeThatFits: { _, _ in natural }) { _, rect in try draw(layer, in: rect) }.element
-        case .shape, .group, .component:
-            // No size of their own: they fill the box they are given, as a background does.
-            element = Drawing { _, rect in try draw(layer, in: rect) }.element
+        case .component(let child):
+            if let natural = child.naturalSize {
+                // A component that sizes itself takes its measured size, as a fixed ideal, and is
+                // not squashed below it unless its sizing allows it.
+                element = CustomElement(sizeThatFits: { _, _ in natural }) { _, rect in try draw(layer, in: rect) }.element
+                sizing.minWidth = sizing.minWidth ?? min(natural.width, sizing.maxWidth ?? .infinity)
+                sizing.minHeight = sizing.minHeight ?? min(natural.height, sizing.maxHeight ?? .infinity)
+            } else {
+                element = filling()
+            }
+        case .shape, .group:
+            element = filling()
         }
         element.sizing = sizing
-        if case .component(let child) = layer, let natural = child.naturalSize {
-            // Not squashed below its measured size unless its sizing allows it.
-            if element.sizing.minWidth == nil { element.sizing.minWidth = min(natural.width, sizing.maxWidth ?? .infinity) }
-            if element.sizing.minHeight == nil { element.sizing.minHeight = min(natural.height, sizing.maxHeight ?? .infinity) }
-        }
         return element
     }
 }

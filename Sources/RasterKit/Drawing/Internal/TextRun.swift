@@ -15,6 +15,10 @@ struct TextRun: Hashable, Sendable {
         hash = hasher.finalize()
     }
 
+    /// Whether it takes the same size at any height it is offered: text that may not shrink
+    /// wraps at its width and is clipped, so only text that may is measured against a height.
+    var sizeIgnoresHeight: Bool { style.fit == .none }
+
     /// The spans' text as one string.
     var text: String { spans.count == 1 ? spans[0].text : spans.map(\.text).joined() }
 
