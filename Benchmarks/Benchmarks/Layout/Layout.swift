@@ -1,7 +1,7 @@
 // Issue 43: what laying out costs. A card of 20 children (a title, a wrapping subtitle, rows of
 // icon, label, spacer and value) drawn through stacks against the same card drawn at the frames
-// the stacks gave it, placed by hand; memory-cache hits of each; and measuring a chip that hugs
-// its label against drawing it.
+// the stacks gave it, placed by hand, with the same texts each draw and with new ones; memory-
+// cache hits of each; and measuring a chip that hugs its label against drawing it.
 import Benchmark
 import Foundation
 import RasterKit
@@ -149,6 +149,27 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try card.draw(in: canvas, size: cardSize) })
     }, baseline: {
         blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try placed.draw(in: canvas, size: cardSize) })
+    })
+
+    // Distinct states, as a server draws them: every text is new to the process each draw, so
+    // both cards lay each one out with Pango, and the stacks measure with the layouts they then
+    // draw. Six-digit tags keep every card's frames those recorded once (DejaVu's digits share
+    // one advance), so the hand-placed card is the same card.
+    func tagged(_ index: Int) -> (title: String, rows: [String]) {
+        let tag = String(100_000 + index % 900_000)
+        return ("Weekly summary \(tag)", rows.map { "\($0) \(tag)" })
+    }
+    let taggedCard = StackCard(title: tagged(0).title, rows: tagged(0).rows)
+    let taggedFrames = (try? recordedFrames(taggedCard, size: cardSize)) ?? []
+    var drawn = 0
+    paired("layout: 20-child card with new texts each draw, through stacks vs at fixed frames", subject: {
+        drawn += 1
+        let card = StackCard(title: tagged(drawn).title, rows: tagged(drawn).rows)
+        blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try card.draw(in: canvas, size: cardSize) })
+    }, baseline: {
+        drawn += 1
+        let card = PlacedCard(title: tagged(drawn).title, rows: tagged(drawn).rows, frames: taggedFrames)
+        blackHole(try RasterImage(size: cardSize, scale: 2) { canvas in try card.draw(in: canvas, size: cardSize) })
     })
 
     let rasterizer = Rasterizer()
