@@ -43,6 +43,7 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
         let engine = LayoutEngine(canvas: canvas)
         let inner = Rect(size: size).inset(by: stack.padding)
         result = try engine.arrange(stack, inner: ProposedSize(inner.size), exact: true,
+                                    ignoresHeight: stack.element.contentIgnoresHeight,
                                     LayoutEngine.Context(direction: direction)).frames
             .map { $0.offsetBy(dx: inner.minX, dy: inner.minY) }
     }
@@ -250,9 +251,10 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
         memo.markChecked(grandchildren.lowerBound)
         #expect(memo.isChecked(grandchildren.lowerBound) && !memo.isChecked(grandchildren.lowerBound + 1))
 
-        let sharing = LayoutEngine.LineSharing(lengths: [20, 5], lines: [], commonBaseline: nil)
-        memo.keep(sharing, at: LayoutMemo.root, for: ProposedSize(width: 30, height: 8))
-        #expect(memo.lineSharing(at: LayoutMemo.root, for: ProposedSize(width: 30, height: 8))?.lengths == [20, 5])
+        let lines = [20.0, 5].map { LayoutEngine.LineSharing.Line(length: $0, cross: 8, baseline: nil, byBaseline: false) }
+        memo.keep(LayoutEngine.LineSharing(lines: lines, commonBaseline: nil), at: LayoutMemo.root,
+                  for: ProposedSize(width: 30, height: 8))
+        #expect(memo.lineSharing(at: LayoutMemo.root, for: ProposedSize(width: 30, height: 8))?.lines.map(\.length) == [20, 5])
         #expect(memo.lineSharing(at: LayoutMemo.root, for: ProposedSize(width: 30, height: nil)) == nil)
         #expect(memo.lineSharing(at: children.lowerBound, for: ProposedSize(width: 30, height: 8)) == nil)
     }

@@ -9,8 +9,10 @@ extension LayoutContent {
     /// The element with a fixed width and/or height, in points; an axis left nil keeps its rule.
     public func frame(width: Double? = nil, height: Double? = nil) -> LayoutElement {
         var copy = element
-        if let width { copy.sizing.width = width }
-        if let height { copy.sizing.height = height }
+        var sizing = copy.sizing
+        if let width { sizing.width = width }
+        if let height { sizing.height = height }
+        copy.sizing = sizing
         return copy
     }
 
@@ -18,10 +20,12 @@ extension LayoutContent {
     public func frame(minWidth: Double? = nil, maxWidth: Double? = nil, minHeight: Double? = nil,
                       maxHeight: Double? = nil) -> LayoutElement {
         var copy = element
-        if let minWidth { copy.sizing.minWidth = minWidth }
-        if let maxWidth { copy.sizing.maxWidth = maxWidth }
-        if let minHeight { copy.sizing.minHeight = minHeight }
-        if let maxHeight { copy.sizing.maxHeight = maxHeight }
+        var sizing = copy.sizing
+        if let minWidth { sizing.minWidth = minWidth }
+        if let maxWidth { sizing.maxWidth = maxWidth }
+        if let minHeight { sizing.minHeight = minHeight }
+        if let maxHeight { sizing.maxHeight = maxHeight }
+        copy.sizing = sizing
         return copy
     }
 

@@ -28,49 +28,83 @@ public struct LayoutElement: LayoutContent {
         case drawing((Canvas, Rect) throws -> Void)
         case custom(sizeThatFits: (ProposedSize, Canvas) throws -> Size, draw: (Canvas, Rect) throws -> Void)
         /// Another element, drawn through a closure that wraps its drawing.
-        indirect case effect(LayoutElement, around: (Canvas, Rect, () throws -> Void) throws -> Void)
+        case effect(LayoutElement, around: (Canvas, Rect, () throws -> Void) throws -> Void)
     }
 
-    /// The content, boxed: a walk copies elements often (stacks hold them in arrays), and a
-    /// reference copies in one step where a text's style would copy field by field. What a
-    /// walk asks of the content at every visit is worked out here once, so asking copies no
-    /// payload (a text's strings, a stack's children) and retains nothing.
+    /// The element, boxed: a walk copies elements often (stacks hold them in arrays, a walk
+    /// reads each child several times), and a reference copies with one retain where a text's
+    /// style and a sizing would copy field by field. What a walk asks of the element at every
+    /// visit is worked out here once, so asking copies no payload (a text's strings, a stack's
+    /// children) and retains nothing. A box never changes: a new sizing makes a new box.
     private final class Box {
         let content: Content
+        let sizing: LayoutSizing
         /// A spacer's minimum length; nil for other content.
         let spacerMinimumLength: Double?
         /// See ``LayoutElement/Content/reflows``.
         let reflows: Bool
-        /// See ``TextRun/sizeIgnoresHeight``; false for other content.
-        let sizeIgnoresHeight: Bool
+        /// See ``LayoutElement/Content/sizeIgnoresHeight``.
+        let contentIgnoresHeight: Bool
 
-        init(_ content: Content) {
+        init(_ content: Content, sizing: LayoutSizing) {
             self.content = content
+            self.sizing = sizing
             if case .spacer(let minimumLength) = content { spacerMinimumLength = minimumLength } else { spacerMinimumLength = nil }
             reflows = content.reflows
-            if case .text(let run) = content { sizeIgnoresHeight = run.sizeIgnoresHeight } else { sizeIgnoresHeight = false }
+            contentIgnoresHeight = content.sizeIgnoresHeight
+        }
+
+        /// `other`'s content with another sizing.
+        init(_ other: Box, sizing: LayoutSizing) {
+            content = other.content
+            self.sizing = sizing
+            spacerMinimumLength = other.spacerMinimumLength
+            reflows = other.reflows
+            contentIgnoresHeight = other.contentIgnoresHeight
         }
     }
 
-    private let box: Box
+    private var box: Box
     var content: Content { box.content }
     /// A spacer's minimum length; nil for other content.
     var spacerMinimumLength: Double? { box.spacerMinimumLength }
     /// Whether the content can be given less than its ideal length along a stack and still show.
     var reflows: Bool { box.reflows }
-    /// Whether the content takes the same size at any height (text that may not shrink: it
-    /// wraps at its width and is clipped).
-    var sizeIgnoresHeight: Bool { box.sizeIgnoresHeight }
+    /// Whether the element measures the same at any height it is offered: its height is fixed,
+    /// or its content's size does not depend on it (``Content/sizeIgnoresHeight``). Such an
+    /// element is measured once for all the heights a walk offers it.
+    var sizeIgnoresHeight: Bool { box.sizing.height != nil || box.contentIgnoresHeight }
+    /// Whether the content measures the same at any height (``Content/sizeIgnoresHeight``).
+    var contentIgnoresHeight: Bool { box.contentIgnoresHeight }
+
     /// The size the element asks for and how it grows and aligns in a stack.
-    public var sizing: LayoutSizing
+    public var sizing: LayoutSizing {
+        get { box.sizing }
+        set { box = Box(box, sizing: newValue) }
+    }
 
     init(_ content: Content, sizing: LayoutSizing = LayoutSizing()) {
-        box = Box(content)
-        self.sizing = sizing
+        box = Box(content, sizing: sizing)
     }
 
     /// Itself.
     public var element: LayoutElement { self }
+}
+
+extension LayoutElement.Content {
+    /// Whether the content's size (and baseline) is the same at any height it is offered: text
+    /// that may not shrink (it wraps at its width and is clipped), a spacer, and a row whose
+    /// children all are so (a row offers its children its own height and nothing else; how it
+    /// shares out its width does not depend on it). Worked out once, when the element is made.
+    var sizeIgnoresHeight: Bool {
+        switch self {
+        case .text(let run): run.sizeIgnoresHeight
+        case .spacer: true
+        case .stack(let stack): stack.axis == .horizontal && stack.children.allSatisfy(\.sizeIgnoresHeight)
+        case .effect(let inner, _): inner.sizeIgnoresHeight
+        case .aspect, .drawing, .custom: false
+        }
+    }
 }
 
 /// A size offered to an element; an axis left nil asks for the element's ideal length on it.

@@ -31,6 +31,8 @@ struct LayoutEngine {
 
     /// Where a stack's children go, relative to its padded inner box.
     struct Arrangement {
+        /// Each child's frame; only when the stack is arranged to be drawn (a measured stack
+        /// needs only its size).
         var frames: [Rect]
         /// The inner box's size: the children's extent, or the box given.
         var size: Size
@@ -95,7 +97,8 @@ struct LayoutEngine {
             let padding = stack.padding
             let inner = ProposedSize(width: proposal.width.map { max($0 - padding.horizontal, 0) },
                                      height: proposal.height.map { max($0 - padding.vertical, 0) })
-            let arrangement = try arrange(stack, inner: inner, exact: false, context)
+            let arrangement = try arrange(stack, inner: inner, exact: false,
+                                          ignoresHeight: element.contentIgnoresHeight, context)
             return Measured(size: Size(width: arrangement.size.width + padding.horizontal,
                                        height: arrangement.size.height + padding.vertical),
                             baseline: arrangement.baseline.map { $0 + padding.top })
@@ -153,28 +156,34 @@ struct LayoutEngine {
 
     /// Where `stack`'s children go in an inner box of `inner` (an axis nil: as long as the
     /// children need). `exact` boxes are the stack's own when it is drawn; otherwise the stack
-    /// is being measured and hugs its children across its axis.
-    func arrange(_ stack: Stack, inner: ProposedSize, exact: Bool, _ context: Context) throws -> Arrangement {
+    /// is being measured and hugs its children across its axis. `ignoresHeight`: the stack is a
+    /// row whose children measure the same at any height, so how it shares out a box depends on
+    /// the box's width alone.
+    func arrange(_ stack: Stack, inner: ProposedSize, exact: Bool, ignoresHeight: Bool,
+                 _ context: Context) throws -> Arrangement {
         try stack.validate(maximum: maximumLength)
         guard context.depth < Stack.maximumDepth else { throw LayoutError.nestedTooDeeply(limit: Stack.maximumDepth) }
         var nested = context
         nested.depth += 1
         if let direction = stack.direction { nested.direction = direction }
         switch stack.axis {
-        case .depth: return try arrangeDepth(stack, inner: inner, nested)
-        case .horizontal: return try arrangeLine(stack, main: .horizontal, inner: inner, exact: exact, nested)
-        case .vertical: return try arrangeLine(stack, main: .vertical, inner: inner, exact: exact, nested)
+        case .depth: return try arrangeDepth(stack, inner: inner, exact: exact, nested)
+        case .horizontal:
+            return try arrangeLine(stack, main: .horizontal, inner: inner, exact: exact, ignoresHeight: ignoresHeight, nested)
+        case .vertical: return try arrangeLine(stack, main: .vertical, inner: inner, exact: exact, ignoresHeight: false, nested)
         }
     }
 
-    private func arrangeDepth(_ stack: Stack, inner: ProposedSize, _ context: Context) throws -> Arrangement {
+    private func arrangeDepth(_ stack: Stack, inner: ProposedSize, exact: Bool, _ context: Context) throws -> Arrangement {
         let places = memo.children(of: context.place, count: stack.children.count)
-        let first = try stack.children.indices.map {
-            try measure(stack.children[$0], inner, context.child(at: places.lowerBound + $0)).size
+        var largest = Size.zero
+        for index in stack.children.indices {
+            let size = try measure(stack.children[index], inner, context.child(at: places.lowerBound + index)).size
+            largest = Size(width: max(largest.width, size.width), height: max(largest.height, size.height))
         }
-        let box = Size(width: inner.width ?? first.map(\.width).max() ?? 0,
-                       height: inner.height ?? first.map(\.height).max() ?? 0)
+        let box = Size(width: inner.width ?? largest.width, height: inner.height ?? largest.height)
         var frames: [Rect] = []
+        if exact { frames.reserveCapacity(stack.children.count) }
         var baseline: Double?
         // Children are read in place (`stack.children[index]`), not bound to a copy: a copy of an
         // element retains its content, and a walk visits each child several times.
@@ -186,12 +195,12 @@ struct LayoutEngine {
             let y = Self.offset(free: box.height - measured.size.height, alignment, reversed: false)
             let frame = Rect(x: x, y: y, width: measured.size.width, height: measured.size.height)
             if baseline == nil, let childBaseline = measured.baseline { baseline = y + childBaseline }
-            frames.append(frame)
+            if exact { frames.append(frame) }
         }
         return Arrangement(frames: frames, size: box, baseline: baseline)
     }
 
-    private func arrangeLine(_ stack: Stack, main: LayoutAxis, inner: ProposedSize, exact: Bool,
+    private func arrangeLine(_ stack: Stack, main: LayoutAxis, inner: ProposedSize, exact: Bool, ignoresHeight: Bool,
                              _ context: Context) throws -> Arrangement {
         let cross = main.other
         let crossOffered = Self.length(inner, cross)
@@ -199,8 +208,10 @@ struct LayoutEngine {
             main == .horizontal ? ProposedSize(width: length, height: crossOffered)
                 : ProposedSize(width: crossOffered, height: length)
         }
-        // Arranged in this box before (measured, then drawn there): only the placing is left.
-        if let shared = memo.lineSharing(at: context.place, for: inner) {
+        // Arranged in this box before (measured, then drawn there): only the placing is left. A
+        // row of children that ignore its height shares out any box of the same width alike.
+        let sharingBox = ignoresHeight ? ProposedSize(width: inner.width, height: nil) : inner
+        if let shared = memo.lineSharing(at: context.place, for: sharingBox) {
             return place(stack, shared, main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
         }
         let places = memo.children(of: context.place, count: stack.children.count)
@@ -236,20 +247,21 @@ struct LayoutEngine {
 
         // Across the axis: each child at the length it got, and whether it lines up by its
         // baseline (in a row; children without text line up by their bottom edge).
-        var shared = LineSharing(lengths: lengths, lines: [], commonBaseline: nil)
+        var shared = LineSharing(lines: [], commonBaseline: nil)
         shared.lines.reserveCapacity(count)
         for (index, length) in lengths.enumerated() {
             if stack.children[index].spacerMinimumLength != nil {
-                shared.lines.append(LineSharing.Line(cross: 0, baseline: nil, byBaseline: false))
+                shared.lines.append(LineSharing.Line(length: length, cross: 0, baseline: nil, byBaseline: false))
                 continue
             }
             let measured = try measure(stack.children[index], proposal(main: length), context.child(at: places.lowerBound + index))
             let crossLength = Self.length(measured.size, cross)
             let byBaseline = main == .horizontal && (stack.children[index].sizing.alignment ?? stack.alignment) == .baseline
             if byBaseline { shared.commonBaseline = max(shared.commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
-            shared.lines.append(LineSharing.Line(cross: crossLength, baseline: measured.baseline, byBaseline: byBaseline))
+            shared.lines.append(LineSharing.Line(length: length, cross: crossLength, baseline: measured.baseline,
+                                                 byBaseline: byBaseline))
         }
-        memo.keep(shared, at: context.place, for: inner)
+        memo.keep(shared, at: context.place, for: sharingBox)
         return place(stack, shared, main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)
     }
 
@@ -257,14 +269,14 @@ struct LayoutEngine {
     /// line across it. It depends on the box alone, so a stack measured in a box and then drawn
     /// in it (hugging, then exact) places its children from one sharing.
     struct LineSharing {
-        /// A child across the stack's axis: its length there, its first baseline, and whether
-        /// it lines up by it.
+        /// A child: its length along the stack's axis, its length across it, its first
+        /// baseline, and whether it lines up by it.
         struct Line {
+            var length: Double
             var cross: Double
             var baseline: Double?
             var byBaseline: Bool
         }
-        var lengths: [Double]
         var lines: [Line]
         /// The baseline the children that line up by theirs share.
         var commonBaseline: Double?
@@ -274,25 +286,25 @@ struct LayoutEngine {
     /// boxes are the stack's own when it is drawn; a measured stack hugs its children.
     private func place(_ stack: Stack, _ shared: LineSharing, main: LayoutAxis, crossOffered: Double?,
                        inner: ProposedSize, exact: Bool, _ context: Context) -> Arrangement {
-        let (lines, lengths, commonBaseline) = (shared.lines, shared.lengths, shared.commonBaseline)
+        let (lines, commonBaseline) = (shared.lines, shared.commonBaseline)
         var hugged = 0.0
         for line in lines {
             let extent = line.byBaseline ? (commonBaseline ?? 0) - (line.baseline ?? line.cross) + line.cross : line.cross
             hugged = max(hugged, extent)
         }
         let crossBox = exact ? (crossOffered ?? hugged) : hugged
-        let mainExtent = lengths.reduce(0, +) + stack.spacing * Double(max(lengths.count - 1, 0))
+        let mainExtent = lines.reduce(0) { $0 + $1.length } + stack.spacing * Double(max(lines.count - 1, 0))
         let mainBox = exact ? (Self.length(inner, main) ?? mainExtent) : mainExtent
         // A row runs from the right in right-to-left layouts; a column's cross axis does.
         let mirrorsMain = main == .horizontal && context.direction == .rtl
         let mirrorsCross = main == .vertical && context.direction == .rtl
 
         var frames: [Rect] = []
-        frames.reserveCapacity(lines.count)
+        if exact { frames.reserveCapacity(lines.count) }
         var baseline: Double?
         var cursor = 0.0
         for (index, line) in lines.enumerated() {
-            let length = lengths[index]
+            let length = line.length
             let mainPosition = mirrorsMain ? mainBox - cursor - length : cursor
             cursor += length + stack.spacing
             let crossPosition: Double
@@ -306,7 +318,7 @@ struct LayoutEngine {
                 ? Rect(x: mainPosition, y: crossPosition, width: length, height: line.cross)
                 : Rect(x: crossPosition, y: mainPosition, width: line.cross, height: length)
             if baseline == nil, let childBaseline = line.baseline { baseline = frame.minY + childBaseline }
-            frames.append(frame)
+            if exact { frames.append(frame) }
         }
         let size = main == .horizontal ? Size(width: mainBox, height: crossBox) : Size(width: crossBox, height: mainBox)
         return Arrangement(frames: frames, size: size, baseline: baseline)
@@ -334,7 +346,8 @@ struct LayoutEngine {
         switch element.content {
         case .stack(let stack):
             let box = rect.inset(by: stack.padding)
-            let arrangement = try arrange(stack, inner: ProposedSize(box.size), exact: true, context)
+            let arrangement = try arrange(stack, inner: ProposedSize(box.size), exact: true,
+                                          ignoresHeight: element.contentIgnoresHeight, context)
             var nested = context
             nested.depth += 1
             if let direction = stack.direction { nested.direction = direction }

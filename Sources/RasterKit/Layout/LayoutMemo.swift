@@ -49,6 +49,13 @@ final class LayoutMemo {
     @exclusivity(unchecked) private var sizes: [Link<Sized>] = []
     @exclusivity(unchecked) private var sharings: [Link<Shared>] = []
 
+    init() {
+        // Room for a small component's walk, so it does not grow its lists one doubling at a time.
+        nodes.reserveCapacity(16)
+        sizes.reserveCapacity(16)
+        sharings.reserveCapacity(4)
+    }
+
     /// The places of the first `count` children of the element at `place` (a stack's children,
     /// or the one element an effect wraps), the same ones each time they are asked for.
     func children(of place: Place, count: Int) -> Range<Place> {

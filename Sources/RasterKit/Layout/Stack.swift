@@ -121,12 +121,25 @@ public struct Stack: LayoutContent {
 /// and `for` choosing and repeating them.
 @resultBuilder
 public enum LayoutBuilder {
-    /// One element.
-    public static func buildExpression(_ content: some LayoutContent) -> [LayoutElement] { [content.element] }
+    /// One element: a line's element is appended to its block's list as it is, not wrapped in a
+    /// list of its own first (a list per line was most of the allocations of building a body).
+    public static func buildExpression(_ content: some LayoutContent) -> LayoutElement { content.element }
     /// Elements made elsewhere, in order.
     public static func buildExpression(_ elements: [LayoutElement]) -> [LayoutElement] { elements }
-    /// The first statement's elements.
+    /// A block's list, begun with its first element, with room for the few that usually follow.
+    public static func buildPartialBlock(first: LayoutElement) -> [LayoutElement] {
+        var elements: [LayoutElement] = []
+        elements.reserveCapacity(4)
+        elements.append(first)
+        return elements
+    }
+    /// A block's list, begun with its first statement's elements.
     public static func buildPartialBlock(first: [LayoutElement]) -> [LayoutElement] { first }
+    /// The elements so far, then the next element: appended in place.
+    public static func buildPartialBlock(accumulated: consuming [LayoutElement], next: LayoutElement) -> [LayoutElement] {
+        accumulated.append(next)
+        return accumulated
+    }
     /// The elements so far, then the next statement's: appended in place, so a block of n
     /// statements makes one list rather than a list of lists flattened.
     public static func buildPartialBlock(accumulated: consuming [LayoutElement], next: [LayoutElement]) -> [LayoutElement] {
@@ -142,7 +155,10 @@ public enum LayoutBuilder {
     /// The branch taken.
     public static func buildEither(second part: [LayoutElement]) -> [LayoutElement] { part }
     /// The elements of every pass of a `for` loop.
-    public static func buildArray(_ parts: [[LayoutElement]]) -> [LayoutElement] { parts.flatMap { $0 } }
+    public static func buildArray(_ parts: [[LayoutElement]]) -> [LayoutElement] {
+        // One pass's elements are its list as it is.
+        parts.count == 1 ? parts[0] : parts.flatMap { $0 }
+    }
     /// The elements of an `if #available` branch.
     public static func buildLimitedAvailability(_ part: [LayoutElement]) -> [LayoutElement] { part }
 }

@@ -8,17 +8,47 @@
 /// limits it was checked against. Rendering options are fixed for the process (``ThreadFontMap``).
 /// Only measurements that succeeded are kept.
 enum TextMeasurements {
+    /// Hashed once, when made: a measurement misses, is laid out and is kept, three lookups of
+    /// one key, and a draw measures each of its texts.
     struct Key: Hashable, Sendable {
-        var run: TextRun
-        var width: Double?
-        var height: Double?
-        var xx: Double, yx: Double, xy: Double, yy: Double
+        let run: TextRun
+        let width: Double?
+        let height: Double?
+        let xx: Double, yx: Double, xy: Double, yy: Double
         /// ``FontLibrary/generation``: which fonts the text resolves to.
-        var fonts: Int
+        let fonts: Int
         /// The canvas's scale and the longest side its limits allow, which ``TextLimits`` holds
         /// font sizes and spacing to.
-        var scale: Double
-        var maximumSide: Int
+        let scale: Double
+        let maximumSide: Int
+        private let hash: Int
+
+        init(run: TextRun, width: Double?, height: Double?, xx: Double, yx: Double, xy: Double, yy: Double,
+             fonts: Int, scale: Double, maximumSide: Int) {
+            (self.run, self.width, self.height) = (run, width, height)
+            (self.xx, self.yx, self.xy, self.yy) = (xx, yx, xy, yy)
+            (self.fonts, self.scale, self.maximumSide) = (fonts, scale, maximumSide)
+            var hasher = Hasher()
+            hasher.combine(run)
+            hasher.combine(width)
+            hasher.combine(height)
+            hasher.combine(xx)
+            hasher.combine(yx)
+            hasher.combine(xy)
+            hasher.combine(yy)
+            hasher.combine(scale)
+            hasher.combine(fonts)
+            hasher.combine(maximumSide)
+            hash = hasher.finalize()
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.run == rhs.run && lhs.width == rhs.width && lhs.height == rhs.height
+                && lhs.xx == rhs.xx && lhs.yx == rhs.yx && lhs.xy == rhs.xy && lhs.yy == rhs.yy
+                && lhs.fonts == rhs.fonts && lhs.scale == rhs.scale && lhs.maximumSide == rhs.maximumSide
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// Two generations: lookups promote from the older one, and when the recent one is full it
