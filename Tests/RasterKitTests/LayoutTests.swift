@@ -230,6 +230,42 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
         }
     }
 
+    /// A row whose children measure the same at any height (text that may not shrink, spacers,
+    /// fixed heights, rows of these) is measured and shared out once for every height a walk
+    /// offers it; a row holding anything that takes the height it is offered is not, nor is a
+    /// column or a depth stack, whose sizes follow the height.
+    @Test func onlyRowsOfChildrenThatIgnoreHeightMeasureAlikeAtEveryHeight() throws {
+        let label = Text("Label", style: mono)
+        let ignoring = Stack(.horizontal, spacing: 4) {
+            label
+            Spacer()
+            Text("12", style: mono).frame(height: 30)
+            Stack(.horizontal) { label }.effect { _, _, draw in try draw() }
+        }
+        #expect(ignoring.element.contentIgnoresHeight)
+        let sizes = try [nil, 5.0, 80].map { try measure(ignoring, ProposedSize(width: 200, height: $0)) }
+        #expect(sizes == Array(repeating: Size(width: 200, height: 30), count: 3))
+
+        let filling = Stack(.horizontal, spacing: 4) {
+            label
+            Drawing { _, _ in }
+        }
+        let shrinking = Stack(.horizontal) {
+            Text("Label", style: TextStyle(font: "DejaVu Sans Mono 10", fit: .shrink(minimumScale: 0.5)))
+        }
+        for stack in [filling, shrinking, Stack(.vertical) { label }, Stack(.depth) { label }] {
+            #expect(!stack.element.contentIgnoresHeight, "\(stack.axis)")
+        }
+        // Measured without a height, then with one, in one walk: the drawing takes the height.
+        let column = Stack(.vertical) { filling.frame(height: 40) }
+        let hugged = try measure(filling, ProposedSize(width: 200, height: nil)).height
+        #expect(hugged < 40)
+        #expect(try measure(filling, ProposedSize(width: 200, height: 40)).height == 40)
+        #expect(try frames(column, in: Size(width: 200, height: 40)).map(\.height) == [40])
+        let drawn = try frames(filling, in: Size(width: 200, height: 40))
+        #expect(drawn.last?.height == 40)
+    }
+
     /// The walk's memo: each place's children are the same places each time and no other
     /// place's; sizes and a row's sharing of its box are kept by proposal and box.
     @Test func theMemoKeepsWhatEachPlaceLearntApart() {
