@@ -35,10 +35,12 @@ public struct LayoutElement: LayoutContent {
     /// reads each child several times), and a reference copies with one retain where a text's
     /// style and a sizing would copy field by field. What a walk asks of the element at every
     /// visit is worked out here once, so asking copies no payload (a text's strings, a stack's
-    /// children) and retains nothing. A box never changes: a new sizing makes a new box.
+    /// children) and retains nothing. A box shared by copies never changes: setting a sizing
+    /// makes a new one unless the element holds the only reference.
     private final class Box {
         let content: Content
-        let sizing: LayoutSizing
+        /// Set in place only while the box is the element's alone (copy on write).
+        var sizing: LayoutSizing
         /// A spacer's minimum length; nil for other content.
         let spacerMinimumLength: Double?
         /// See ``LayoutElement/Content/reflows``.
@@ -80,7 +82,9 @@ public struct LayoutElement: LayoutContent {
     /// The size the element asks for and how it grows and aligns in a stack.
     public var sizing: LayoutSizing {
         get { box.sizing }
-        set { box = Box(box, sizing: newValue) }
+        set {
+            if isKnownUniquelyReferenced(&box) { box.sizing = newValue } else { box = Box(box, sizing: newValue) }
+        }
     }
 
     init(_ content: Content, sizing: LayoutSizing = LayoutSizing()) {

@@ -216,9 +216,10 @@ struct LayoutEngine {
         }
         let places = memo.children(of: context.place, count: stack.children.count)
         let count = stack.children.count
-        // Each child's claim on the main axis, from its ideal length, in a buffer on the stack:
-        // a stack is arranged several times a walk, and its lists were most of its allocations.
-        let lengths = try withUnsafeTemporaryAllocation(of: StackDistribution.Claim.self, capacity: count) { claims in
+        // Each child's claim on the main axis, from its ideal length, in a buffer on the stack and
+        // shared out there: a stack is arranged several times a walk, and its lists were most
+        // of its allocations.
+        let shared = try withUnsafeTemporaryAllocation(of: StackDistribution.Claim.self, capacity: count) { claims in
             for index in 0..<count {
                 let sizing = stack.children[index].sizing
                 let childContext = context.child(at: places.lowerBound + index)
@@ -241,25 +242,27 @@ struct LayoutEngine {
                     maximum: fixed ?? sizing.maximum(main) ?? .infinity, grow: fixed == nil ? sizing.grow : 0))
             }
             // Claims hold only numbers, so what a throw leaves uninitialised needs no cleaning up.
-            return StackDistribution.lengths(for: UnsafeBufferPointer(claims), spacing: stack.spacing,
-                                             available: Self.length(inner, main))
-        }
+            StackDistribution.distribute(claims, spacing: stack.spacing, available: Self.length(inner, main))
 
-        // Across the axis: each child at the length it got, and whether it lines up by its
-        // baseline (in a row; children without text line up by their bottom edge).
-        var shared = LineSharing(lines: [], commonBaseline: nil)
-        shared.lines.reserveCapacity(count)
-        for (index, length) in lengths.enumerated() {
-            if stack.children[index].spacerMinimumLength != nil {
-                shared.lines.append(LineSharing.Line(length: length, cross: 0, baseline: nil, byBaseline: false))
-                continue
+            // Across the axis: each child at the length it got, and whether it lines up by its
+            // baseline (in a row; children without text line up by their bottom edge).
+            var shared = LineSharing(lines: [], commonBaseline: nil)
+            shared.lines.reserveCapacity(count)
+            for index in 0..<count {
+                let length = claims[index].length
+                if stack.children[index].spacerMinimumLength != nil {
+                    shared.lines.append(LineSharing.Line(length: length, cross: 0, baseline: nil, byBaseline: false))
+                    continue
+                }
+                let measured = try measure(stack.children[index], proposal(main: length),
+                                           context.child(at: places.lowerBound + index))
+                let crossLength = Self.length(measured.size, cross)
+                let byBaseline = main == .horizontal && (stack.children[index].sizing.alignment ?? stack.alignment) == .baseline
+                if byBaseline { shared.commonBaseline = max(shared.commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
+                shared.lines.append(LineSharing.Line(length: length, cross: crossLength, baseline: measured.baseline,
+                                                     byBaseline: byBaseline))
             }
-            let measured = try measure(stack.children[index], proposal(main: length), context.child(at: places.lowerBound + index))
-            let crossLength = Self.length(measured.size, cross)
-            let byBaseline = main == .horizontal && (stack.children[index].sizing.alignment ?? stack.alignment) == .baseline
-            if byBaseline { shared.commonBaseline = max(shared.commonBaseline ?? -.infinity, measured.baseline ?? crossLength) }
-            shared.lines.append(LineSharing.Line(length: length, cross: crossLength, baseline: measured.baseline,
-                                                 byBaseline: byBaseline))
+            return shared
         }
         memo.keep(shared, at: context.place, for: sharingBox)
         return place(stack, shared, main: main, crossOffered: crossOffered, inner: inner, exact: exact, context)

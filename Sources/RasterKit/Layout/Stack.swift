@@ -121,44 +121,83 @@ public struct Stack: LayoutContent {
 /// and `for` choosing and repeating them.
 @resultBuilder
 public enum LayoutBuilder {
-    /// One element: a line's element is appended to its block's list as it is, not wrapped in a
-    /// list of its own first (a list per line was most of the allocations of building a body).
-    public static func buildExpression(_ content: some LayoutContent) -> LayoutElement { content.element }
-    /// Elements made elsewhere, in order.
-    public static func buildExpression(_ elements: [LayoutElement]) -> [LayoutElement] { elements }
-    /// A block's list, begun with its first element, with room for the few that usually follow.
-    public static func buildPartialBlock(first: LayoutElement) -> [LayoutElement] {
-        var elements: [LayoutElement] = []
-        elements.reserveCapacity(4)
-        elements.append(first)
-        return elements
+    /// What a statement or a block makes: one element, or a list. A line's element is not
+    /// wrapped in a list of its own, nor is a block or a loop's pass of one line (such lists were
+    /// most of the allocations of building a body).
+    public enum Part {
+        /// One element.
+        case one(LayoutElement)
+        /// Elements in order.
+        case many([LayoutElement])
+
+        fileprivate var count: Int {
+            switch self {
+            case .one: 1
+            case .many(let elements): elements.count
+            }
+        }
+
+        /// Appends `next`'s elements to the part's list.
+        fileprivate mutating func append(_ next: Part) {
+            var elements: [LayoutElement]
+            switch self {
+            case .one(let element):
+                // Room for the few lines a block usually has.
+                elements = []
+                elements.reserveCapacity(Swift.max(4, 1 + next.count))
+                elements.append(element)
+            case .many(let list):
+                elements = list
+            }
+            next.append(to: &elements)
+            self = .many(elements)
+        }
+
+        /// The part's elements appended to `elements`.
+        fileprivate func append(to elements: inout [LayoutElement]) {
+            switch self {
+            case .one(let element): elements.append(element)
+            case .many(let more): elements.append(contentsOf: more)
+            }
+        }
+
+        /// The part's elements as a list.
+        fileprivate var elements: [LayoutElement] {
+            switch self {
+            case .one(let element): [element]
+            case .many(let elements): elements
+            }
+        }
     }
-    /// A block's list, begun with its first statement's elements.
-    public static func buildPartialBlock(first: [LayoutElement]) -> [LayoutElement] { first }
-    /// The elements so far, then the next element: appended in place.
-    public static func buildPartialBlock(accumulated: consuming [LayoutElement], next: LayoutElement) -> [LayoutElement] {
+
+    /// One element.
+    public static func buildExpression(_ content: some LayoutContent) -> Part { .one(content.element) }
+    /// Elements made elsewhere, in order.
+    public static func buildExpression(_ elements: [LayoutElement]) -> Part { .many(elements) }
+    /// The first statement's elements.
+    public static func buildPartialBlock(first: Part) -> Part { first }
+    /// The elements so far, then the next statement's, in one list.
+    public static func buildPartialBlock(accumulated: consuming Part, next: Part) -> Part {
         accumulated.append(next)
         return accumulated
     }
-    /// The elements so far, then the next statement's: appended in place, so a block of n
-    /// statements makes one list rather than a list of lists flattened.
-    public static func buildPartialBlock(accumulated: consuming [LayoutElement], next: [LayoutElement]) -> [LayoutElement] {
-        accumulated.append(contentsOf: next)
-        return accumulated
-    }
     /// No elements, for an empty block.
-    public static func buildBlock() -> [LayoutElement] { [] }
+    public static func buildBlock() -> Part { .many([]) }
     /// The elements of an `if` without `else`, or none.
-    public static func buildOptional(_ part: [LayoutElement]?) -> [LayoutElement] { part ?? [] }
+    public static func buildOptional(_ part: Part?) -> Part { part ?? .many([]) }
     /// The branch taken.
-    public static func buildEither(first part: [LayoutElement]) -> [LayoutElement] { part }
+    public static func buildEither(first part: Part) -> Part { part }
     /// The branch taken.
-    public static func buildEither(second part: [LayoutElement]) -> [LayoutElement] { part }
+    public static func buildEither(second part: Part) -> Part { part }
     /// The elements of every pass of a `for` loop.
-    public static func buildArray(_ parts: [[LayoutElement]]) -> [LayoutElement] {
-        // One pass's elements are its list as it is.
-        parts.count == 1 ? parts[0] : parts.flatMap { $0 }
+    public static func buildArray(_ parts: [Part]) -> Part {
+        var elements: [LayoutElement] = []
+        elements.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for part in parts { part.append(to: &elements) }
+        return .many(elements)
     }
     /// The elements of an `if #available` branch.
-    public static func buildLimitedAvailability(_ part: [LayoutElement]) -> [LayoutElement] { part }
+    public static func buildLimitedAvailability(_ part: Part) -> Part { part }
+    /// The body's elements, as a list.
+    public static func buildFinalResult(_ part: Part) -> [LayoutElement] { part.elements }
 }

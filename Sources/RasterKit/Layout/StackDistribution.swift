@@ -1,7 +1,7 @@
 /// How a row or column shares its length among its children: pure arithmetic over each
 /// child's ideal length, bounds and share, kept apart from measuring so it can be tested alone.
 struct StackDistribution {
-    /// One child's claim on the stack's length.
+    /// One child's claim on the stack's length, and the length it gets.
     struct Claim {
         /// Its ideal length: its content's, or its fixed length.
         var ideal: Double
@@ -11,60 +11,79 @@ struct StackDistribution {
         var maximum: Double
         /// Its share of leftover space.
         var grow: Double
+        /// The length it gets: its ideal, until ``StackDistribution/distribute(_:spacing:available:)``
+        /// shares the stack's length out.
+        var length: Double
+        /// Whether it may still take or give space in the sharing under way.
+        fileprivate var isOpen = false
+
+        init(ideal: Double, minimum: Double, maximum: Double, grow: Double) {
+            (self.ideal, self.minimum, self.maximum, self.grow, length) = (ideal, minimum, maximum, grow, ideal)
+        }
     }
 
-    /// The length each child gets when the children and the spacing between them share
-    /// `available` points (nil: each gets its ideal). Leftover space goes to children that grow,
+    /// Sets each claim's length for the children and the spacing between them sharing
+    /// `available` points (nil: each keeps its ideal). Leftover space goes to children that grow,
     /// in proportion to their shares, until each reaches its maximum; missing space is taken
     /// from children above their minimum, in proportion to their ideal lengths. When no child
-    /// can take more or give more, the lengths overflow or fall short of `available`.
-    /// The claims may be any buffer (a stack passes one on its own call stack), indexed from 0.
-    static func lengths<Claims: RandomAccessCollection<Claim>>(for claims: Claims, spacing: Double,
-                                                                available: Double?) -> [Double] where Claims.Index == Int {
-        var lengths = claims.map(\.ideal)
-        guard let available, !claims.isEmpty else { return lengths }
+    /// can take more or give more, the lengths overflow or fall short of `available`. The
+    /// claims are shared out in place (a stack passes a buffer on its own call stack), so
+    /// arranging a stack allocates nothing here.
+    static func distribute(_ claims: UnsafeMutableBufferPointer<Claim>, spacing: Double, available: Double?) {
+        guard let available, !claims.isEmpty else { return }
         let gaps = spacing * Double(claims.count - 1)
-        var remaining = available - gaps - lengths.reduce(0, +)
+        var remaining = available - gaps - claims.reduce(0) { $0 + $1.length }
         // Each pass either places all that remains or pins one child at a bound, so a pass per
         // child ends it; a thousandth of a point is as close as pixels can tell.
         let tolerance = 1e-3
         if remaining > tolerance {
-            var open = claims.indices.filter { claims[$0].grow > 0 && lengths[$0] < claims[$0].maximum }
-            while remaining > tolerance, !open.isEmpty {
-                let shares = open.reduce(0) { $0 + claims[$1].grow }
+            open(claims) { $0.grow > 0 && $0.length < $0.maximum }
+            while remaining > tolerance {
+                let shares = claims.reduce(0) { $0 + ($1.isOpen ? $1.grow : 0) }
+                guard shares > 0 else { break }
                 var placed = 0.0
-                var pinned: Set<Int> = []
-                for index in open {
-                    let room = claims[index].maximum - lengths[index]
+                var pinned = false
+                for index in claims.indices where claims[index].isOpen {
+                    let room = claims[index].maximum - claims[index].length
                     let offered = remaining * claims[index].grow / shares
                     let given = min(offered, room)
-                    if offered >= room { pinned.insert(index) }
-                    lengths[index] += given
+                    if offered >= room { (claims[index].isOpen, pinned) = (false, true) }
+                    claims[index].length += given
                     placed += given
                 }
                 remaining -= placed
-                open.removeAll { pinned.contains($0) }
-                if pinned.isEmpty { break }
+                if !pinned { break }
             }
         } else if remaining < -tolerance {
-            var open = claims.indices.filter { lengths[$0] > claims[$0].minimum && claims[$0].ideal > 0 }
-            while remaining < -tolerance, !open.isEmpty {
-                let weights = open.reduce(0) { $0 + claims[$1].ideal }
+            open(claims) { $0.length > $0.minimum && $0.ideal > 0 }
+            while remaining < -tolerance {
+                let weights = claims.reduce(0) { $0 + ($1.isOpen ? $1.ideal : 0) }
+                guard weights > 0 else { break }
                 var taken = 0.0
-                var pinned: Set<Int> = []
-                for index in open {
-                    let room = lengths[index] - claims[index].minimum
+                var pinned = false
+                for index in claims.indices where claims[index].isOpen {
+                    let room = claims[index].length - claims[index].minimum
                     let asked = -remaining * claims[index].ideal / weights
                     let given = min(asked, room)
-                    if asked >= room { pinned.insert(index) }
-                    lengths[index] -= given
+                    if asked >= room { (claims[index].isOpen, pinned) = (false, true) }
+                    claims[index].length -= given
                     taken += given
                 }
                 remaining += taken
-                open.removeAll { pinned.contains($0) }
-                if pinned.isEmpty { break }
+                if !pinned { break }
             }
         }
-        return lengths
+    }
+
+    /// Marks the claims that pass `test` as open to taking or giving space.
+    private static func open(_ claims: UnsafeMutableBufferPointer<Claim>, where test: (Claim) -> Bool) {
+        for index in claims.indices { claims[index].isOpen = test(claims[index]) }
+    }
+
+    /// The lengths ``distribute(_:spacing:available:)`` gives `claims`.
+    static func lengths(for claims: [Claim], spacing: Double, available: Double?) -> [Double] {
+        var claims = claims
+        claims.withUnsafeMutableBufferPointer { distribute($0, spacing: spacing, available: available) }
+        return claims.map(\.length)
     }
 }
