@@ -51,9 +51,9 @@ final class LayoutMemo {
 
     init() {
         // Room for a small component's walk, so it does not grow its lists one doubling at a time.
-        nodes.reserveCapacity(16)
-        sizes.reserveCapacity(16)
-        sharings.reserveCapacity(4)
+        nodes.reserveCapacity(8)
+        sizes.reserveCapacity(8)
+        sharings.reserveCapacity(2)
     }
 
     /// The places of the first `count` children of the element at `place` (a stack's children,

@@ -129,13 +129,11 @@ struct TextEngine {
         // One base direction for the whole text, so `left` and `right` mean those edges.
         rk_pango_layout_set_auto_dir(pango, 0)
         text.withCString { rk_pango_layout_set_text(pango, $0, -1) }
-        let description = rk_pango_font_description_from_string(style.font)
-        rk_pango_layout_set_font_description(pango, description)
-        rk_pango_font_description_free(description)
+        rk_pango_layout_set_font_description(pango, fonts.description(of: style.font))
 
         let attributes = rk_pango_attr_list_new()
         defer { rk_pango_attr_list_unref(attributes) }
-        var hasAttributes = addSpanAttributes(spans, to: attributes)
+        var hasAttributes = addSpanAttributes(spans, to: attributes, fonts: fonts)
         let scale = Double(RK_PANGO_SCALE)
         if let units = width.flatMap(wrapUnits) {
             rk_pango_layout_set_width(pango, units)
@@ -194,7 +192,7 @@ struct TextEngine {
     }
 
     /// Adds each styled span's overrides over its byte range; false when every span is plain.
-    private static func addSpanAttributes(_ spans: [TextSpan], to list: OpaquePointer?) -> Bool {
+    private static func addSpanAttributes(_ spans: [TextSpan], to list: OpaquePointer?, fonts: ThreadFontMap) -> Bool {
         var start: UInt32 = 0
         var added = false
         for span in spans {
@@ -208,11 +206,8 @@ struct TextEngine {
                 rk_pango_attr_list_insert(list, attribute)
                 added = true
             }
-            if let font = span.font {
-                let description = rk_pango_font_description_from_string(font)
-                insert(rk_pango_attr_font_desc_new(description))
-                rk_pango_font_description_free(description)
-            }
+            // The attribute copies the description.
+            if let font = span.font { insert(rk_pango_attr_font_desc_new(fonts.description(of: font))) }
             if let weight = span.weight { insert(rk_pango_attr_weight_new(Int32(weight.rawValue))) }
             if let color = span.color {
                 func channel(_ value: Double) -> UInt16 { UInt16((min(max(value, 0), 1) * 65535).rounded()) }
