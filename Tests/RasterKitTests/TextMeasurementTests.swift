@@ -33,6 +33,38 @@ import Testing
         #expect(measuredFirst == drawnAlone)
     }
 
+    /// Each thread parses a font description once and keeps a bounded number: drawing with more
+    /// fonts than it keeps, and with span fonts, draws as a thread that parsed each afresh does.
+    @Test func fontsParsedOnceDrawAsFontsParsedAfresh() throws {
+        let size = Size(width: 200, height: 40)
+        let spans = [TextSpan("Bold "), TextSpan("serif", font: "DejaVu Serif Italic 11")]
+        @Sendable func drawn() throws -> Data {
+            try pixels(size) { canvas in
+                canvas.draw(spans, in: Rect(x: 2, y: 2, width: 196, height: 18), style: TextStyle(font: "DejaVu Sans Bold 12"))
+                canvas.draw(text: "Mono", in: Rect(x: 2, y: 20, width: 196, height: 18), style: TextStyle(font: "DejaVu Sans Mono 10"))
+            }
+        }
+        let first = try drawn()
+        // More sizes than a thread keeps descriptions of, on this thread: the kept ones are freed
+        // and parsed again, and layouts made from them still draw.
+        _ = try pixels(size) { canvas in
+            for points in 1...300 {
+                canvas.draw(text: "\(points)", in: Rect(size: size), style: TextStyle(font: "DejaVu Sans \(Double(points) / 10)"))
+            }
+        }
+        #expect(try drawn() == first)
+        // On a thread of its own, which parses every font for the first time.
+        final class Outcome: @unchecked Sendable { var pixels: Result<Data, any Error>? }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            outcome.pixels = Result { try drawn() }
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(try outcome.pixels?.get() == first)
+    }
+
     @Test func aLayoutWrappedWideIsNotReusedWhereItsLinesWouldBreakDifferently() throws {
         let style = TextStyle(font: "DejaVu Sans 12")
         let size = Size(width: 240, height: 120)
