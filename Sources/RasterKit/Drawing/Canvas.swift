@@ -26,7 +26,9 @@ public final class Canvas {
     /// The first error met while drawing, thrown when the draw finishes.
     private(set) var deferredError: (any Error)?
     private var isOpen = true
-    lazy var text = TextEngine()
+    /// The layouts of this draw. Stored, not lazy: a lazy property is read out and written
+    /// back around a mutation, so its dictionaries were copied for every layout made.
+    var text = TextEngine()
 
     init(context: OpaquePointer, size: Size, scale: Double, environment: DrawEnvironment) {
         self.context = context
