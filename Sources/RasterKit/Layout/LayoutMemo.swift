@@ -45,13 +45,14 @@ final class LayoutMemo {
 
     // Read and written only by the walk that made the memo, on one thread: the dynamic
     // exclusivity checks of a class's properties were a tenth of what laying out cost.
-    @exclusivity(unchecked) private var nodes = [Node()]
+    @exclusivity(unchecked) private var nodes: [Node] = []
     @exclusivity(unchecked) private var sizes: [Link<Sized>] = []
     @exclusivity(unchecked) private var sharings: [Link<Shared>] = []
 
     init() {
         // Room for a small component's walk, so it does not grow its lists one doubling at a time.
         nodes.reserveCapacity(8)
+        nodes.append(Node())
         sizes.reserveCapacity(8)
         sharings.reserveCapacity(2)
     }
