@@ -148,6 +148,9 @@ public enum LayoutBuilder {
                 elements.append(element)
             case .many(let list):
                 elements = list
+                // Let go of the part's reference, so a list no one else holds is appended to in
+                // place rather than copied.
+                self = .many([])
             }
             next.append(to: &elements)
             self = .many(elements)
