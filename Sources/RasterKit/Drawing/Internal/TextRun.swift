@@ -1,7 +1,9 @@
 /// A text to lay out: its spans and style, hashed once. A text in a layout is looked up in its
 /// canvas's layouts each time a stack measures it and once more when it is drawn, and hashing
-/// its strings and style each time was most of what laying out added to drawing.
-struct TextRun: Hashable, Sendable {
+/// its strings and style each time was most of what laying out added to drawing. Immutable, and
+/// a reference: a layout walk, a measurement's key and a layout's request each hold the run, and
+/// a copy is then one retain rather than one per string of its spans and style.
+final class TextRun: Hashable, Sendable {
     let spans: [TextSpan]
     let style: TextStyle
     private let hash: Int
@@ -23,7 +25,7 @@ struct TextRun: Hashable, Sendable {
     var text: String { spans.count == 1 ? spans[0].text : spans.map(\.text).joined() }
 
     static func == (lhs: TextRun, rhs: TextRun) -> Bool {
-        lhs.hash == rhs.hash && lhs.spans == rhs.spans && lhs.style == rhs.style
+        lhs === rhs || (lhs.hash == rhs.hash && lhs.spans == rhs.spans && lhs.style == rhs.style)
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
