@@ -101,15 +101,13 @@ import Testing
 
     @Test func aMeasurementKeptIsTheMeasurementMadeAfresh() throws {
         let style = TextStyle(font: "DejaVu Sans Bold 13", maxLines: 2)
+        let paragraph = self.paragraph
         func measure() throws -> TextMetrics {
-            var metrics = TextMetrics(size: .zero, lineCount: 0, isTruncated: false, firstBaseline: 0)
-            _ = try RasterImage(size: Size(width: 1, height: 1), scale: 2) { canvas in
-                metrics = canvas.measure(text: paragraph, style: style, width: 150)
-            }
-            return metrics
+            try Canvas.measuring(limits: .default) { canvas in canvas.measure(text: paragraph, style: style, width: 150) }
         }
         TextMeasurements.removeAll()
         let fresh = try measure()
+        #expect(TextMeasurements.contains { $0.run.text == paragraph })
         let kept = try measure()
         #expect(fresh == kept)
         #expect(fresh.lineCount == 2 && fresh.isTruncated)
@@ -117,15 +115,30 @@ import Testing
 
     @Test func aMeasurementKeptUnderLooserLimitsIsNotServedUnderTighterOnes() throws {
         let style = TextStyle(font: "DejaVu Sans 300")
-        _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in
+        try Canvas.measuring(limits: .default) { canvas in
             #expect(canvas.measure(text: "Big", style: style).size.width > 300)
         }
         let tight = ResourceLimits(pixels: PixelLimits(maximumSide: 200, maximumPixelCount: 1 << 20))
         #expect(throws: RenderError.self) {
-            _ = try RasterImage(size: Size(width: 1, height: 1), limits: tight) { canvas in
-                _ = canvas.measure(text: "Big", style: style)
-            }
+            try Canvas.measuring(limits: tight) { canvas in _ = canvas.measure(text: "Big", style: style) }
         }
+    }
+
+    /// Only a measuring canvas keeps what it measures: a canvas that draws lays out what it shows
+    /// anyway, and measures under its own transform.
+    @Test func onlyMeasuringCanvasesKeepTheirMeasurements() throws {
+        let style = TextStyle(font: "DejaVu Sans 12")
+        let drawn = "Drawn \(UUID().uuidString)", measured = "Measured \(UUID().uuidString)"
+        _ = try RasterImage(size: Size(width: 200, height: 20), scale: 2) { canvas in
+            _ = canvas.measure(text: drawn, style: style)
+        }
+        try Canvas.measuring(limits: .default) { canvas in _ = canvas.measure(text: measured, style: style) }
+        #expect(!TextMeasurements.contains { $0.run.text == drawn })
+        #expect(TextMeasurements.contains { $0.run.text == measured })
+        // And a component's ideal size is measured on one.
+        let sized = "Sized \(UUID().uuidString)"
+        _ = try Text(sized, style: style).sizeThatFits()
+        #expect(TextMeasurements.contains { $0.run.text == sized })
     }
 
     @Test func aMeasurementAtOneScaleIsNotServedAtAnother() throws {
@@ -148,11 +161,7 @@ import Testing
         let widths = try await withThrowingTaskGroup(of: Double.self) { group in
             for _ in 0..<32 {
                 group.addTask {
-                    var width = 0.0
-                    _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in
-                        width = canvas.measure(text: text, style: style, width: 80).size.width
-                    }
-                    return width
+                    try Canvas.measuring(limits: .default) { canvas in canvas.measure(text: text, style: style, width: 80).size.width }
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -163,15 +172,16 @@ import Testing
 
     @Test func theMeasurementsKeptAreBounded() throws {
         let style = TextStyle(font: "DejaVu Sans 8")
-        _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in
+        try Canvas.measuring(limits: .default) { canvas in
             for index in 0..<(2 * TextMeasurements.generationCapacity + 10) {
                 _ = canvas.measure(text: "\(index)", style: style)
             }
         }
         #expect(TextMeasurements.count <= 2 * TextMeasurements.generationCapacity)
+        #expect(TextMeasurements.contains { $0.run.text == "\(2 * TextMeasurements.generationCapacity + 9)" })
         // A text longer than the bound is measured but not kept.
         let long = String(repeating: "long text ", count: TextMeasurements.maximumKeptBytes / 10 + 1)
-        _ = try RasterImage(size: Size(width: 1, height: 1)) { canvas in _ = canvas.measure(text: long, style: style) }
+        try Canvas.measuring(limits: .default) { canvas in _ = canvas.measure(text: long, style: style) }
         #expect(!TextMeasurements.contains { $0.run.spans.first?.text == long })
     }
 }

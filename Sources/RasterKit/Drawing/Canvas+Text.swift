@@ -81,24 +81,28 @@ extension Canvas {
         measure(TextRun(spans, style: style), width: width, height: height)
     }
 
-    /// Measures a run of text as ``measure(_:style:width:height:)`` does, once per process for
-    /// each text, box, transform and set of fonts (``TextMeasurements``).
+    /// Measures a run of text as ``measure(_:style:width:height:)`` does; on a measuring canvas,
+    /// once per process for each text, box, transform and set of fonts (``TextMeasurements``).
     func measure(_ run: TextRun, width: Double?, height: Double?) -> TextMetrics {
         ensureOpen()
-        var matrix = cairo_matrix_t()
-        cairo_get_matrix(context, &matrix)
         let height = run.sizeIgnoresHeight ? nil : height
-        let key = TextMeasurements.Key(run: run, width: width, height: height, xx: matrix.xx, yx: matrix.yx, xy: matrix.xy,
-                                       yy: matrix.yy, fonts: FontLibrary.generation, scale: scale,
-                                       maximumSide: environment.limits.pixels.maximumSide)
-        if let known = TextMeasurements.metrics(for: key) { return known }
+        var key: TextMeasurements.Key?
+        if keepsMeasurements {
+            var matrix = cairo_matrix_t()
+            cairo_get_matrix(context, &matrix)
+            let asked = TextMeasurements.Key(run: run, width: width, height: height, xx: matrix.xx, yx: matrix.yx,
+                                             xy: matrix.xy, yy: matrix.yy, fonts: FontLibrary.generation, scale: scale,
+                                             maximumSide: environment.limits.pixels.maximumSide)
+            if let known = TextMeasurements.metrics(for: asked) { return known }
+            key = asked
+        }
         do {
             let fitted = try fittedLayout(run, width: width, height: height)
             var metrics = fitted.layout.metrics
             metrics.size = Size(width: metrics.size.width * fitted.scale, height: metrics.size.height * fitted.scale)
             metrics.firstBaseline *= fitted.scale
             metrics.scale = fitted.scale
-            TextMeasurements.keep(metrics, for: key)
+            if let key { TextMeasurements.keep(metrics, for: key) }
             return metrics
         } catch {
             record(error)

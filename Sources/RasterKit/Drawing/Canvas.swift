@@ -26,6 +26,11 @@ public final class Canvas {
     /// The first error met while drawing, thrown when the draw finishes.
     private(set) var deferredError: (any Error)?
     private var isOpen = true
+    /// Whether text measured here is kept for the process (``TextMeasurements``): true on a
+    /// canvas that only measures (``Canvas/measuring(limits:_:)``). A canvas that draws lays out
+    /// the text it shows anyway, and keeps those layouts for the draw; its measurements, made
+    /// under its own transform, would only push out those a measuring canvas looks up again.
+    var keepsMeasurements = false
     /// The layouts of this draw. Stored, not lazy: a lazy property is read out and written
     /// back around a mutation, so its dictionaries were copied for every layout made.
     var text = TextEngine()

@@ -18,17 +18,29 @@ extension Canvas {
     }
 }
 
+extension Canvas {
+    /// Runs `body` on a canvas that only measures: one pixel at scale 1, never shown. Text
+    /// measured on it is kept for the process (``TextMeasurements``), so measuring the same text
+    /// again on any measuring canvas is a lookup rather than a Pango layout: how a server learns
+    /// the size of a self-sizing state on each request, and a manifest its `auto` sizes.
+    package static func measuring<Result>(limits: ResourceLimits, _ body: (Canvas) throws -> Result) throws -> Result {
+        var result: Result?
+        _ = try RasterImage(size: Size(width: 1, height: 1), scale: 1, limits: limits) { canvas in
+            canvas.keepsMeasurements = true
+            result = try body(canvas)
+        }
+        // The draw ran `body` or threw.
+        return result!
+    }
+}
+
 extension LayoutContent {
     /// The size the element takes when offered `proposal`, measured outside any draw (on a
     /// one-pixel canvas): how a component sizes itself to its content before it is rendered.
     /// Text measures the same at every scale, since glyphs are neither hinted nor rounded.
     public func sizeThatFits(_ proposal: ProposedSize = .unspecified, direction: LayoutDirection = .ltr,
                              limits: ResourceLimits = .default) throws -> Size {
-        var size = Size.zero
-        _ = try RasterImage(size: Size(width: 1, height: 1), scale: 1, limits: limits) { canvas in
-            size = try canvas.measure(element, proposal: proposal, direction: direction)
-        }
-        return size
+        try Canvas.measuring(limits: limits) { canvas in try canvas.measure(element, proposal: proposal, direction: direction) }
     }
 }
 

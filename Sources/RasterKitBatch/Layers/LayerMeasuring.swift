@@ -30,7 +30,7 @@ enum LayerMeasuring {
         guard !stacks.isEmpty else { throw .nothingToMeasure }
         var extent = Size.zero
         do {
-            _ = try RasterImage(size: Size(width: 1, height: 1), scale: 1, limits: limits) { canvas in
+            try Canvas.measuring(limits: limits) { canvas in
                 let renderer = LayerRenderer(canvas: canvas)
                 for stack in stacks {
                     let stackExtent: Size
