@@ -1,7 +1,8 @@
-/// Text measured anywhere in the process, kept so that measuring the same text again costs a
-/// lookup rather than a Pango layout. A server measures a self-sizing component's state on
-/// every request to learn the size its image is keyed by, and a state is measured at load and
-/// again when it is drawn; the layout is the whole cost of each.
+/// Text measured on measuring canvases anywhere in the process (``Canvas/measuring(limits:_:)``),
+/// kept so that measuring the same text again costs a lookup rather than a Pango layout. A server
+/// measures a self-sizing component's state on every request to learn the size its image is
+/// keyed by, and a manifest measures its `auto` sizes per state; the layout is the whole cost of
+/// each. A canvas that draws keeps nothing here (see ``Canvas/keepsMeasurements``).
 ///
 /// A measurement depends only on what the key holds: the text and its style, the box, the
 /// transform it is laid out under, the fonts registered (their generation) and the scale and
