@@ -8,7 +8,7 @@ import Foundation
 /// failure in the running framework — Swift Testing or XCTest — that says how many pixels
 /// differ, which tolerance applied and why, where `expected.png`, `actual.png` and `diff.png`
 /// were written, and how to re-record. `record`, or else `RASTERKIT_RECORD`, chooses when goldens
-/// are written (see ``RecordMode``); a recording assertion always fails, so a `record:` left in a
+/// are written (see `RecordMode`); a recording assertion always fails, so a `record:` left in a
 /// test cannot pass CI. Give each assertion in one test its own `name`.
 ///
 /// Before a golden is written, the component is rendered twice more with fresh caches; if the
@@ -27,7 +27,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// - Throws: ``GoldenError`` when the assertion cannot run (no package root, an invalid
+/// - Throws: `GoldenError` when the assertion cannot run (no package root, an invalid
 ///   `RASTERKIT_RECORD`, an invalid mask, files that cannot be read or written), and rendering errors.
 public func assertGolden<Component: Rasterizable>(
     of component: Component, size: Size, scale: Double = 2, named name: String? = nil, tolerance: Tolerance? = nil,

@@ -6,7 +6,7 @@
 /// to it, up to their maximums, and space missing is taken from children that can give it
 /// (text and stacks without a fixed length), in proportion to their lengths, down to their
 /// minimums. Across the axis each child is as long as its content at the length it got, and is
-/// placed by its alignment. Content with no size of its own (a ``LayoutElement/drawing(_:)``)
+/// placed by its alignment. Content with no size of its own (a ``Drawing``)
 /// spans the cross axis. A depth stack is as large as its largest child; each child is sized
 /// for the whole stack and aligned in it.
 @dynamicMemberLookup

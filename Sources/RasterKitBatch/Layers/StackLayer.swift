@@ -1,11 +1,11 @@
 import RasterKit
 
-/// Layers laid out by a stack (RasterKit's ``Stack``) instead of placed by hand: in a row, a
+/// Layers laid out by a stack (RasterKit's `Stack`) instead of placed by hand: in a row, a
 /// column, or on top of one another, each sized by its content and its ``LayerCommon/sizing``.
 /// Text, SVG and image layers have sizes of their own; shapes, groups and other components take
 /// the space they are given, as backgrounds do.
 public struct StackLayer: Hashable, Sendable {
-    /// Axis, spacing, padding, alignment and direction, as a ``Stack`` has them.
+    /// Axis, spacing, padding, alignment and direction, as a `Stack` has them.
     public var arrangement: Stack.Arrangement
     /// The layers laid out, in order (the first at the bottom of a depth stack).
     public var children: [Layer]
@@ -20,7 +20,7 @@ public struct StackLayer: Hashable, Sendable {
     }
 }
 
-/// Empty space in a stack: it takes a share of what is left over (its ``LayoutSizing/grow``, 1
+/// Empty space in a stack: it takes a share of what is left over (its `LayoutSizing.grow`, 1
 /// unless set), and is never shorter than `minimumLength` along the stack.
 public struct SpacerLayer: Hashable, Sendable {
     /// The shortest the spacer is made along its stack, in points.

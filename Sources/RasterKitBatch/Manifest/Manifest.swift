@@ -194,7 +194,7 @@ public struct Manifest: Sendable {
     /// Loads and checks the manifest at `url`; paths in it are relative to its folder. Its values
     /// and the files it names are checked against `limits` (which its own `limits:` may lower).
     /// `fontDirectories` add folders of fonts to its own `fonts:` (as `--font-dir` does); every
-    /// font it adds is registered with ``FontLibrary`` for the rest of the process.
+    /// font it adds is registered with `FontLibrary` for the rest of the process.
     public init(contentsOf url: URL, limits: ResourceLimits = .default, fontDirectories: [URL] = []) throws(ManifestError) {
         try self.init(contentsOf: url, settleTime: FileStamp.defaultSettleTime, limits: limits, fontDirectories: fontDirectories)
     }

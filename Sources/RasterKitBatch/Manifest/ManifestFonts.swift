@@ -3,7 +3,7 @@ import Foundation
 internal import Yams
 
 /// A manifest's `fonts:` (font files and folders, relative to it), `fallbackFonts: noto`, and
-/// the folders a command adds (`--font-dir`): registered with RasterKit's ``FontLibrary`` when
+/// the folders a command adds (`--font-dir`): registered with RasterKit's `FontLibrary` when
 /// the manifest loads, so its text (and its measured sizes) use them, for the rest of the
 /// process. Their digest goes into the keys of the manifest's text and SVG layers, and each
 /// file is an input of the run, so editing a font redraws what uses it. The digest depends on
