@@ -39,7 +39,7 @@ enum RemoteObjectHarness {
             do {
                 let key = try rasterizer.cacheKey(for: component, size: size, scale: 2)
                 let expected = try ExpectedRender(for: component, size: size, scale: 2, limits: limits)
-                _ = try rasterizer.render(component, size: size, scale: 2)
+                _ = try rasterizer.render(RenderRequest(component, size: size, scale: 2))
                 guard cache.flushUploads(timeout: 30), let genuine = uploads.uploaded[RemoteObjectName(key: key)] else {
                     fatalError("the render of \(component) was not uploaded")
                 }

@@ -95,7 +95,7 @@ enum RunPackHarness {
     /// The genuine pack, raw and as a body, signed and not.
     static func writeSeeds() {
         let fixture = fixture
-        guard let body = RemoteRunPack.decode(Data(fixture.genuine), identity: fixture.identity) else {
+        guard let body = RunPack.decode(Data(fixture.genuine), identity: fixture.identity) else {
             fatalError("this build's own pack does not decode")
         }
         Seeds.write(["raw": Data([0]) + Data(fixture.genuine), "raw-signed": Data([1]) + seal(Data(fixture.genuine), signed: true),
@@ -107,7 +107,7 @@ enum RunPackHarness {
         let mode = input.byte()
         let signed = mode & 1 != 0, framed = mode & 2 != 0
         let rest = input.rest()
-        let object = framed ? seal(RemoteRunPack.encode(identity: fixture.identity, body: rest), signed: signed) : rest
+        let object = framed ? seal(RunPack.encode(identity: fixture.identity, body: rest), signed: signed) : rest
         var options = RemoteCacheOptions()
         options.signingKey = signed ? secret : nil
         let cache = RasterCache(remote: ServedBytes(object), remoteOptions: options, respondsToMemoryPressure: false)
