@@ -119,7 +119,7 @@ extension Canvas {
         -> (layout: TextEngine.Layout, scale: Double, wraps: Bool) {
         func layout(at scale: Double) throws -> (layout: TextEngine.Layout, scale: Double, wraps: Bool) {
             let unwrapped = try withScale(scale) { try laidOut(run, width: nil) }
-            guard let width, unwrapped.logicalExtents.width * scale > width + fitSlack else {
+            guard let width, !fitsUnwrapped(unwrapped.logicalExtents.width * scale, width: width) else {
                 return (unwrapped, scale, false)
             }
             return (try withScale(scale) { try laidOut(run, width: width / scale) }, scale, true)
@@ -142,10 +142,10 @@ extension Canvas {
     /// A quarter of a pixel: slack for rounding in Pango's units when text is fitted to a box.
     private var fitSlack: Double { 0.25 / max(scale, 1) }
 
-    /// Whether text of a style that does not shrink, measured without a width as `unwrapped`, is
-    /// laid out unwrapped in `width` too, and so measures the same there (see `fittedLayout`).
-    func fitsUnwrapped(_ unwrapped: TextMetrics, width: Double) -> Bool {
-        unwrapped.size.width <= width + fitSlack
+    /// Whether text `unwrappedWidth` points wide laid out without a width is laid out so in
+    /// `width` too (`fittedLayout`), and so measures there as it does without one.
+    func fitsUnwrapped(_ unwrappedWidth: Double, width: Double) -> Bool {
+        unwrappedWidth <= width + fitSlack
     }
 
     /// Whether a layout shown at its scale fits the box whole: nothing ellipsized, and its lines

@@ -110,7 +110,7 @@ struct LayoutEngine {
             // mostly that same width: text that fits a width unwrapped measures as it does without
             // one (the canvas lays it out so), so the second measurement is the first.
             if let width = proposal.width, run.sizeIgnoresHeight, let unwrapped = memo.unwrappedText(at: context.place),
-               canvas.fitsUnwrapped(unwrapped, width: width) {
+               canvas.fitsUnwrapped(unwrapped.size.width, width: width) {
                 metrics = unwrapped
             } else {
                 metrics = canvas.measure(run, width: proposal.width, height: proposal.height)
