@@ -50,6 +50,15 @@ private func frames(_ stack: Stack, in size: Size, direction: LayoutDirection = 
     return result
 }
 
+extension StackDistribution {
+    /// The lengths ``distribute(_:spacing:available:)`` gives `claims`.
+    static func lengths(for claims: [Claim], spacing: Double, available: Double?) -> [Double] {
+        var claims = claims
+        claims.withUnsafeMutableBufferPointer { distribute($0, spacing: spacing, available: available) }
+        return claims.map(\.length)
+    }
+}
+
 @Suite struct StackDistributionTests {
     typealias Claim = StackDistribution.Claim
 

@@ -79,11 +79,4 @@ struct StackDistribution {
     private static func open(_ claims: UnsafeMutableBufferPointer<Claim>, where test: (Claim) -> Bool) {
         for index in claims.indices { claims[index].isOpen = test(claims[index]) }
     }
-
-    /// The lengths ``distribute(_:spacing:available:)`` gives `claims`.
-    static func lengths(for claims: [Claim], spacing: Double, available: Double?) -> [Double] {
-        var claims = claims
-        claims.withUnsafeMutableBufferPointer { distribute($0, spacing: spacing, available: available) }
-        return claims.map(\.length)
-    }
 }
