@@ -21,6 +21,15 @@ struct LayoutEngine {
         var depth = 0
         var place = LayoutMemo.root
 
+        /// The context of `stack`'s children: one level deeper, in the stack's direction if it
+        /// sets one.
+        func inside(_ stack: Stack) -> Context {
+            var nested = self
+            nested.depth += 1
+            if let direction = stack.direction { nested.direction = direction }
+            return nested
+        }
+
         /// The context of the child at `place` (one of ``LayoutMemo/children(of:count:)``).
         func child(at place: LayoutMemo.Place) -> Context {
             var child = self
@@ -163,9 +172,7 @@ struct LayoutEngine {
                  _ context: Context) throws -> Arrangement {
         try stack.validate(maximum: maximumLength)
         guard context.depth < Stack.maximumDepth else { throw LayoutError.nestedTooDeeply(limit: Stack.maximumDepth) }
-        var nested = context
-        nested.depth += 1
-        if let direction = stack.direction { nested.direction = direction }
+        let nested = context.inside(stack)
         switch stack.axis {
         case .depth: return try arrangeDepth(stack, inner: inner, exact: exact, nested)
         case .horizontal:
@@ -351,9 +358,7 @@ struct LayoutEngine {
             let box = rect.inset(by: stack.padding)
             let arrangement = try arrange(stack, inner: ProposedSize(box.size), exact: true,
                                           ignoresHeight: element.contentIgnoresHeight, context)
-            var nested = context
-            nested.depth += 1
-            if let direction = stack.direction { nested.direction = direction }
+            let nested = context.inside(stack)
             let places = memo.children(of: context.place, count: stack.children.count)
             for (index, frame) in arrangement.frames.enumerated() {
                 try draw(stack.children[index], in: frame.offsetBy(dx: box.minX, dy: box.minY),
