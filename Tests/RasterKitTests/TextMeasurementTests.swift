@@ -3,8 +3,9 @@ import Testing
 @testable import RasterKit
 
 /// Measurements kept across canvases (`TextMeasurements`) and wrapped layouts reused at a
-/// narrower width: each must give what a fresh layout gives.
-@Suite struct TextMeasurementTests {
+/// narrower width: each must give what a fresh layout gives. One at a time: the tests empty,
+/// fill past its bound and read the process's one store of measurements.
+@Suite(.serialized) struct TextMeasurementTests {
     private let paragraph = "Everything that changed this week, in one place for the whole team and its reviewers"
 
     /// The pixels of `body` drawn on a white canvas.
@@ -92,7 +93,6 @@ import Testing
             let unwrapped = try engine.measure(element, .unspecified, context).size
             for width in [unwrapped.width, unwrapped.width + 0.1, unwrapped.width + 50, unwrapped.width - 1, unwrapped.width / 2] {
                 let walked = try engine.measure(element, ProposedSize(width: width, height: nil), context).size
-                TextMeasurements.removeAll()
                 let metrics = canvas.measure(TextRun([TextSpan(text)], style: style), width: width, height: nil)
                 #expect(walked == Size(width: min(metrics.size.width, width), height: metrics.size.height), "\(width)")
             }
