@@ -130,7 +130,7 @@ struct RenderCommand: ParsableCommand {
         // restored), or shared as a pack through the remote store, is written from there
         // without loading the manifest.
         let cache = contactSheet == nil ? caching.makeCacheForStoredRuns() : nil
-        if let cache, let disk = cache.disk, let stored = run.storedRun(in: disk),
+        if let cache, let disk = cache.diskCache, let stored = run.storedRun(in: disk),
            try writeStoredRun(stored, cache: cache, shard: shard) { return }
         // The remote store is asked for the pack while the manifest is loaded and planned: a
         // remote that is slow, or accepts connections and never answers, then costs its wait

@@ -42,7 +42,7 @@ import Testing
         }
         let summary = renderer.run(plan, into: out)
         try renderer.rasterizer?.cache.flush()
-        let disk = try renderer.rasterizer?.cache.disk?.statistics
+        let disk = try renderer.rasterizer?.cache.diskCache?.statistics
         return (summary, renderer.rasterizer?.statistics ?? RenderStatistics(), disk)
     }
 

@@ -64,7 +64,7 @@ struct OtherInked: Rasterizable {
         let report = try rasterizer.cache.removeAll(where: .typeName(typeName))
         #expect(report.memory == 3 && report.disk == 3)
         #expect(rasterizer.cache.memory.statistics.count == 2)
-        #expect(try rasterizer.cache.disk?.statistics.count == 2)
+        #expect(try rasterizer.cache.diskCache?.statistics.count == 2)
         #expect(rasterizer.cache.memory.entries.allSatisfy { $0.key.typeName != typeName })
         #expect(try rasterizer.cache.removeAll(where: .typeName("No.Such.Type")) == RasterCache.RemovalReport())
     }
@@ -108,7 +108,7 @@ struct OtherInked: Rasterizable {
             #expect(throws: CacheRemovalError.self) { try rasterizer.cache.memory.removeAll(where: filter) }
             #expect(throws: CacheRemovalError.self) { try rasterizer.cache.disk?.removeAll(where: filter) }
         }
-        let disk = try #require(rasterizer.cache.disk)
+        let disk = try #require(rasterizer.cache.diskCache)
         for digest in ["", "xyz", String(repeating: "a", count: 31), String(repeating: "a", count: 33),
                        "+" + String(repeating: "a", count: 31), String(repeating: "g", count: 32), "0x" + String(repeating: "0", count: 30),
                        String(repeating: "é", count: 16)] {

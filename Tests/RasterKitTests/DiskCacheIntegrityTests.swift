@@ -25,7 +25,7 @@ struct CappedPanel: Rasterizable {
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open()))
         for component in components { _ = try rasterizer.image(for: component, size: Size(12), scale: 2) }
         try rasterizer.cache.flush()
-        try rasterizer.cache.disk?.close()
+        try rasterizer.cache.diskCache?.close()
     }
 
     /// The stored PNG of every entry, by row id.

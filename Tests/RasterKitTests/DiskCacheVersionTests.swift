@@ -103,8 +103,8 @@ struct VersionedFrame: Rasterizable {
         let key = rasterizer.key(for: box, size: Size(8))
         _ = rasterizer.key(for: VersionedLeaf(number: 0), size: Size(4))   // makes the leaf type known
         // Stored by a build whose leaf was at render version 1 (this build's is 2).
-        disk.store(try TestSupport.solidImage(.red, width: 8, height: 8), for: key,
-                   children: [ComponentVersion(typeName: Self.leafName, renderVersion: 1)], lifetime: nil)
+        disk.store(StoredRender(image: try TestSupport.solidImage(.red, width: 8, height: 8),
+                                children: [ComponentVersion(typeName: Self.leafName, renderVersion: 1)]), for: key, lifetime: nil)
         try disk.flush()
         #expect(disk.image(for: key) == nil)
         try disk.flush()
@@ -116,8 +116,8 @@ struct VersionedFrame: Rasterizable {
 
         // A child type this process has never seen cannot be checked: the entry is served.
         let other = rasterizer.key(for: VersionedBox(number: 8), size: Size(8))
-        disk.store(try TestSupport.solidImage(.red, width: 8, height: 8), for: other,
-                   children: [ComponentVersion(typeName: "Elsewhere.Unknown", renderVersion: 9)], lifetime: nil)
+        disk.store(StoredRender(image: try TestSupport.solidImage(.red, width: 8, height: 8),
+                                children: [ComponentVersion(typeName: "Elsewhere.Unknown", renderVersion: 9)]), for: other, lifetime: nil)
         try disk.flush()
         #expect(disk.image(for: other) != nil)
     }

@@ -133,7 +133,7 @@ import RasterKitTestSupport
         let rasterizer = Rasterizer(cache: RasterCache(disk: try fixture.open(), respondsToMemoryPressure: false))
         let rendered = try rasterizer.render(RenderRequest(component, size: Size(24), scale: 1))
         #expect(rendered.origin == .drawn && rendered.image.pixelWidth == 24)
-        #expect(try #require(rasterizer.cache.disk).statistics.decodeFailures == 1)
+        #expect(try #require(rasterizer.cache.diskCache).statistics.decodeFailures == 1)
     }
 
     // MARK: Importing a store

@@ -62,7 +62,7 @@ import Testing
             let entries = try #require(disk).entries(olderThan: -3600)
             return Dictionary(entries.filter { keys.contains($0.digest) }.map { ($0.digest, $0) }) { a, _ in a }
         }
-        let drawn = try recorded(first.cache.disk), copied = try recorded(second.cache.disk)
+        let drawn = try recorded(first.cache.diskCache), copied = try recorded(second.cache.diskCache)
         #expect(copied.count == keys.count && drawn.count == keys.count)
         #expect(drawn.values.contains { $0.capInsets != nil } && drawn.values.contains { $0.scale == 2 })
         for (digest, entry) in drawn {

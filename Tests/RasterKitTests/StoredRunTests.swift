@@ -58,7 +58,7 @@ import RasterKitRemoteCache
         let renderer = BatchRenderer(jobs: 2) { Rasterizer(cache: RasterCache(disk: try DiskCache(at: store))) }
         let result = prepared.render(with: renderer)
         try renderer.rasterizer?.cache.flush()
-        try renderer.rasterizer?.cache.disk?.close()
+        try renderer.rasterizer?.cache.diskCache?.close()
         return result
     }
 

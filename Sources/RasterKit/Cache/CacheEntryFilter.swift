@@ -37,18 +37,19 @@ public struct CacheEntryFilter: Hashable, Sendable, CustomStringConvertible {
 
     /// Throws ``CacheRemovalError`` for a filter that would be a mistake to run: an empty type
     /// name, or an age that is negative, NaN or infinite.
-    func validate() throws {
+    public func validate() throws(CacheRemovalError) {
         switch criterion {
         case .typeName(let name):
-            if name.isEmpty { throw CacheRemovalError.emptyTypeName }
+            if name.isEmpty { throw .emptyTypeName }
         case .olderThan(let age):
-            if !age.isFinite || age < 0 { throw CacheRemovalError.invalidAge(age) }
+            if !age.isFinite || age < 0 { throw .invalidAge(age) }
         }
     }
 
     /// Whether an entry with `key`, stored at `stored` (seconds since 1970), is picked at `now`,
-    /// when the type name given has been resolved to `resolvedTypeName`.
-    func matches(_ key: CacheKey, stored: Double, now: Double, resolvedTypeName: String?) -> Bool {
+    /// when the type name given has been resolved to `resolvedTypeName` (see
+    /// ``resolvedTypeName(among:)``; ignored by an age filter).
+    public func matches(_ key: CacheKey, stored: Double, now: Double, resolvedTypeName: String?) -> Bool {
         switch criterion {
         case .typeName: key.typeName == resolvedTypeName
         case .olderThan(let age): stored < now - age
@@ -57,11 +58,12 @@ public struct CacheEntryFilter: Hashable, Sendable, CustomStringConvertible {
 
     /// The one of `typeNames` (names as ``CacheKey/typeName`` spells them) that this filter's
     /// type name names: the same text, or else the one that is the same without its module.
-    /// Nil when none is; nil too for an age filter.
+    /// Nil when none is; nil too for an age filter. A store resolves the name once, among the
+    /// type names it holds, before it removes anything.
     ///
     /// - Throws: ``CacheRemovalError/ambiguousTypeName(_:candidates:)`` when types of several
     ///   modules have the name.
-    func resolvedTypeName(among typeNames: some Sequence<String>) throws(CacheRemovalError) -> String? {
+    public func resolvedTypeName(among typeNames: some Sequence<String>) throws(CacheRemovalError) -> String? {
         guard case .typeName(let name) = criterion else { return nil }
         var candidates: Set<String> = []
         for typeName in typeNames {

@@ -98,6 +98,17 @@ package struct ExpectedRender: Sendable {
         return try RasterImage(pngData: png, resourceLimits: limits)
     }
 
+    /// The pixels of `stored` once they are this render: its image when it holds one (checked
+    /// like a header), or else its PNG decoded by ``decode(_:)``; throws ``PNGError`` otherwise.
+    func image(from stored: StoredRender) throws -> RasterImage {
+        if let image = stored.image {
+            if let mismatch = mismatch(StoredRenderGeometry(image)) { throw PNGError.corrupt(reason: mismatch) }
+            return image
+        }
+        guard let png = stored.png else { throw PNGError.corrupt(reason: "a stored render with neither pixels nor a PNG") }
+        return try decode(png)
+    }
+
     /// Equal up to the rounding of a number written as text in a PNG chunk.
     static func isClose(_ a: Double, _ b: Double) -> Bool {
         abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The cache a ``Rasterizer`` serves from: a memory LRU in front of an optional persistent
-/// disk store, and an optional remote store shared by several machines under that. A request
+/// store (a ``RenderStore``: RasterKit's is ``DiskCache``), and an optional remote store shared by
+/// several machines under that. A request
 /// looks in memory, then on disk, then remotely, then draws; a disk hit is kept in memory, a
 /// remote hit in memory and on disk, and a drawn render goes to memory and disk at once and to
 /// the remote store in the background.
@@ -19,20 +20,22 @@ public final class RasterCache: Sendable {
     /// The in-memory tier.
     public let memory: MemoryCache
     /// The persistent tier, or nil to keep renders in memory only.
-    public let disk: DiskCache?
+    public let disk: (any RenderStore)?
     /// The shared tier under the disk store, or nil.
     let remoteTier: RemoteTier?
 
     /// - Parameters:
     ///   - memoryLimit: bytes of pixels kept in memory (default 64 MiB).
-    ///   - disk: the persistent store renders are also read from and written to (default none).
+    ///   - disk: the persistent store renders are also read from and written to (default none):
+    ///     a ``DiskCache``, or any other ``RenderStore``. What it returns is checked against each
+    ///     key before it is used.
     ///   - remote: a store shared with other machines, asked after a disk miss and before a draw;
     ///     fresh renders are uploaded to it in the background (default none). Its faults never
     ///     fail a render: they are counted in ``remoteStatistics`` and drawn around.
     ///   - remoteOptions: the remote tier's circuit breaker and upload queue.
     ///   - respondsToMemoryPressure: trim the memory tier when the process's cgroup reports
     ///     memory pressure (see ``handleMemoryPressure(level:)``); default true.
-    public init(memoryLimit: Int = 64 << 20, disk: DiskCache? = nil, remote: (any RemoteStore)? = nil,
+    public init(memoryLimit: Int = 64 << 20, disk: (any RenderStore)? = nil, remote: (any RemoteStore)? = nil,
                 remoteOptions: RemoteCacheOptions = RemoteCacheOptions(), respondsToMemoryPressure: Bool = true) {
         memory = MemoryCache(costLimit: memoryLimit)
         self.disk = disk
@@ -41,11 +44,15 @@ public final class RasterCache: Sendable {
     }
 
     /// A cache over a given memory tier (tests give one with their own clock).
-    init(memory: MemoryCache, disk: DiskCache?, remote: RemoteTier? = nil) {
+    init(memory: MemoryCache, disk: (any RenderStore)?, remote: RemoteTier? = nil) {
         self.memory = memory
         self.disk = disk
         remoteTier = remote
     }
+
+    /// The persistent tier when it is RasterKit's own SQLite store, which batches also keep their
+    /// run records and written files in; nil without one, or with another kind of store.
+    package var diskCache: DiskCache? { disk as? DiskCache }
 
     /// The remote store, or nil.
     public var remote: (any RemoteStore)? { remoteTier?.store }
@@ -80,9 +87,9 @@ public final class RasterCache: Sendable {
     }
 
     /// The stored render for `key`, promoted to memory unless `promoting` is false, or nil when
-    /// the disk has none (or has one that is not `expected`).
-    func diskHit(for key: CacheKey, expecting expected: ExpectedRender, promoting: Bool = true) -> DiskCacheHit? {
-        guard let disk, let hit = disk.hit(for: key, expecting: expected) else { return nil }
+    /// the disk has none (or has one that is not `expected`, which it then discards).
+    func diskHit(for key: CacheKey, expecting expected: ExpectedRender, promoting: Bool = true) -> VerifiedRender? {
+        guard let disk, let hit = disk.verifiedRender(for: key, expecting: expected) else { return nil }
         if promoting { memory.insert(hit.image, children: hit.children, for: key) }
         return hit
     }
@@ -91,11 +98,11 @@ public final class RasterCache: Sendable {
     /// for the disk store (its PNG kept, not encoded again) when `storingOnDisk`, for `lifetime`
     /// seconds.
     func remoteHit(for key: CacheKey, expecting expected: ExpectedRender, storingOnDisk: Bool,
-                   lifetime: Double?) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
+                   lifetime: Double?) -> (hit: VerifiedRender, png: Data, encoding: String?)? {
         guard let remoteTier, let (hit, png, encoding) = remoteTier.hit(for: key, expecting: expected) else { return nil }
-        if storingOnDisk, let disk {
-            disk.store(hit.image, for: key, children: hit.children, lifetime: lifetime)
-            disk.adoptPNG(png, encoding: encoding, for: key)
+        if storingOnDisk {
+            disk?.store(StoredRender(image: hit.image, png: png, pngEncoding: encoding, children: hit.children), for: key,
+                        lifetime: lifetime)
         }
         return (hit, png, encoding)
     }
@@ -138,20 +145,16 @@ public final class RasterCache: Sendable {
         guard let remoteTier, !memory.contains(key), !(disk?.contains(key) ?? false),
               let contents = remoteTier.object(for: key, expecting: expected) else { return nil }
         if contents.encoding == encoding {
-            if let disk, !disk.storeUndecoded(contents.png, encoding: encoding, children: contents.children, for: key) {
-                // Not even a PNG header: treated like any object that does not decode.
-                _ = remoteTier.decoded(contents, for: key, expecting: expected)
-                return nil
-            }
+            // Its header has been read and checked with the object.
+            disk?.store(StoredRender(png: contents.png, pngEncoding: encoding, children: contents.children), for: key,
+                        lifetime: nil)
             remoteTier.countHit()
             return contents.png
         }
         guard let image = remoteTier.decoded(contents, for: key, expecting: expected) else { return nil }
         memory.insert(image, children: contents.children, for: key)
-        if let disk {
-            disk.store(image, for: key, children: contents.children, lifetime: nil)
-            disk.adoptPNG(contents.png, encoding: contents.encoding, for: key)
-        }
+        disk?.store(StoredRender(image: image, png: contents.png, pngEncoding: contents.encoding, children: contents.children),
+                    for: key, lifetime: nil)
         return nil
     }
 
@@ -168,7 +171,7 @@ public final class RasterCache: Sendable {
                     in tiers: CacheTiers = .all) {
         if tiers.contains(.memory) { memory.insert(image, children: children, for: key) }
         if tiers.contains(.disk) {
-            disk?.store(image, for: key, children: children, lifetime: lifetime)
+            disk?.store(StoredRender(image: image, children: children), for: key, lifetime: lifetime)
             if lifetime == nil { remoteTier?.upload(image, for: key, children: children) }
         }
     }

@@ -52,7 +52,7 @@ extension Rasterizer {
         let missing = options.writeTiers.subtracting(drawn.heldIn)
         if missing.contains(.memory) { cache.memory.insertIfAbsent(drawn.image, children: drawn.children, for: key) }
         if missing.contains(.disk), let disk = cache.disk, !disk.contains(key) {
-            disk.store(drawn.image, for: key, children: drawn.children, lifetime: nil)
+            disk.store(StoredRender(image: drawn.image, children: drawn.children), for: key, lifetime: nil)
         }
     }
 }

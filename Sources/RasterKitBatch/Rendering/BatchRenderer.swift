@@ -223,7 +223,7 @@ public final class BatchRenderer: Sendable {
         }
         do {
             let rasterizer = try source.get()
-            let store = rasterizer.cache.disk
+            let store = rasterizer.cache.diskCache
             // A symbolic link to elsewhere among the folder's subfolders fails this output
             // instead of having it written outside the output folder.
             let expected = try output.expectedRender?(rasterizer.limits)

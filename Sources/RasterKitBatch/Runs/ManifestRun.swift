@@ -133,7 +133,7 @@ public struct PreparedManifestRun: Sendable {
         }
         // The store's record lets the next identical run, into any folder, copy every output;
         // the remote store's pack of it, a machine whose own store is empty.
-        if let log, summary.failed == 0, let cache = renderer.rasterizer?.cache, let store = cache.disk,
+        if let log, summary.failed == 0, let cache = renderer.rasterizer?.cache, let store = cache.diskCache,
            let (identity, record) = StoredRunRecord.of(run, plan: plan, log: log.snapshot, store: store), let data = record.data {
             store.keepRunRecord(data, for: identity)
             if cache.remoteTakesUploads, let pack = record.packed(from: store)?.data { cache.storeRemoteRunPack(pack, for: identity) }

@@ -216,7 +216,7 @@ extension PreparedManifestRun {
     /// `record` (a remote pack) as a run to write, when it is exactly this run's plan; nil otherwise.
     package func storedRun(from record: StoredRunRecord, cache: RasterCache) -> StoredManifestRun? {
         guard record.isExactly(plan, limits: manifest.limits) else { return nil }
-        return StoredManifestRun(run: run, store: cache.disk, record: record, inputStamps: plan.inputStamps)
+        return StoredManifestRun(run: run, store: cache.diskCache, record: record, inputStamps: plan.inputStamps)
     }
 }
 

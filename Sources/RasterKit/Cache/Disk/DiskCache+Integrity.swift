@@ -20,29 +20,4 @@ extension DiskCache {
         writer.delete(DiskCacheDeletion(digest: key.value, created: stored.created))
         return false
     }
-
-    /// Decodes a stored PNG once its columns and its header match what the key's render must be
-    /// (`expected`: pixel size, scale, cap insets, the pixel limits), and checks the pixels
-    /// against the columns. The checksum vouches for the bytes against damage, not against a
-    /// store written by someone else (an imported file), so nothing of an entry is trusted
-    /// before it is known to be the key's render: a forged 16384² PNG under a 24-point key is
-    /// never decoded.
-    func decodeChecked(_ stored: DiskCacheStore.StoredEntry, expecting expected: ExpectedRender) throws -> RasterImage {
-        let columns = StoredRenderGeometry(pixelWidth: stored.pixelWidth, pixelHeight: stored.pixelHeight, scale: stored.scale,
-                                           capInsets: stored.capInsets)
-        if let mismatch = expected.mismatch(columns) { throw PNGError.corrupt(reason: "stored as \(mismatch)") }
-        let image = try expected.decode(stored.png)
-        guard image.pixelWidth == stored.pixelWidth, image.pixelHeight == stored.pixelHeight else {
-            throw PNGError.corrupt(reason: "decoded \(image.pixelWidth)×\(image.pixelHeight) pixels, "
-                + "stored as \(stored.pixelWidth)×\(stored.pixelHeight)")
-        }
-        guard ExpectedRender.isClose(image.scale, stored.scale) else {
-            throw PNGError.corrupt(reason: "decoded scale \(image.scale), stored as \(stored.scale)")
-        }
-        guard ExpectedRender.areClose(image.capInsets, stored.capInsets) else {
-            throw PNGError.corrupt(reason: "decoded cap insets \(image.capInsets.map { "\($0)" } ?? "none"), "
-                + "stored as \(stored.capInsets.map { "\($0)" } ?? "none")")
-        }
-        return image
-    }
 }

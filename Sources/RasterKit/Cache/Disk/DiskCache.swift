@@ -22,7 +22,7 @@ public import Logging
 /// is also a miss, and is replaced, when a component drawn inside it now has another render
 /// version (as far as ``ComponentVersions`` knows), when its PNG does not decode, and when a
 /// checksum of its key and PNG, or its scale, caps or size, do not match what was stored.
-public final class DiskCache: Sendable {
+public final class DiskCache: RenderStore {
     /// Thirty days.
     public static let defaultLifetime: TimeInterval = 30 * 24 * 60 * 60
     /// 512 MiB of PNG data.
@@ -86,26 +86,33 @@ public final class DiskCache: Sendable {
 
     // MARK: Lookups and writes
 
-    /// The stored render for `key`, decoded, or nil for a miss. Counts a hit or a miss. An
-    /// entry whose PNG is not at the key's scale, or over the default pixel limits, is removed
-    /// before it is decoded.
-    public func image(for key: CacheKey) -> RasterImage? { hit(for: key, expecting: ExpectedRender(key: key))?.image }
-
-    /// The stored PNG bytes for `key`, without decoding them (to serve them as they are), or nil
-    /// for a miss. Counts a hit or a miss.
-    public func pngData(for key: CacheKey) -> Data? {
+    /// The render stored for `key` (its PNG, or its pixels while it waits to be written), or nil
+    /// for a miss: absent, expired, failing its checksum, or drawn with another render version of
+    /// a component inside it. Counts a hit or a miss. What it returns is not yet known to be the
+    /// key's render: ``RenderStore/image(for:)`` and a ``RasterCache`` check it before using it.
+    public func storedRender(for key: CacheKey) -> StoredRender? {
         let now = options.clock()
-        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now,
-           let data = pending.png ?? (try? pending.image?.pngData(compression: .fast)) {
+        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now {
             counters.withLock { $0.hits += 1 }
-            // So neither the writer nor the next lookup encodes it again.
-            if pending.png == nil { _ = writer.adoptEncoding(data, encoding: nil, for: key.value) }
-            return data
+            return StoredRender(image: pending.image, png: pending.png, pngEncoding: pending.pngEncoding,
+                                children: pending.children, storedAt: pending.created)
         }
-        guard let (stored, _) = servableEntry(for: key, now: now) else { return nil }
+        guard let (stored, children) = servableEntry(for: key, now: now) else { return nil }
         counters.withLock { $0.hits += 1 }
         touch(key, stored, now: now)
-        return stored.png
+        return StoredRender(image: nil, png: stored.png, pngEncoding: stored.pngEncoding, children: children,
+                            storedAt: stored.created)
+    }
+
+    /// The stored PNG bytes for `key`, without decoding or checking them (to serve them as they
+    /// are), or nil for a miss. Counts a hit or a miss.
+    public func pngData(for key: CacheKey) -> Data? {
+        guard let render = storedRender(for: key) else { return nil }
+        if let png = render.png { return png }
+        guard let png = try? render.image?.pngData(compression: .fast) else { return nil }
+        // So neither the writer nor the next lookup encodes it again.
+        writer.adoptEncoding(png, encoding: nil, for: key.value)
+        return png
     }
 
     /// Whether an unexpired entry for `key` is stored or waiting to be written, without
@@ -117,65 +124,38 @@ public final class DiskCache: Sendable {
         return (try? store.containsEntry(for: key.value, now: now)) ?? false
     }
 
-    /// Queues `image` to be stored under `key`, for `lifetime` seconds (default
-    /// `defaultLifetime`; 0 or less stores nothing). Returns at once.
-    public func store(_ image: RasterImage, for key: CacheKey, lifetime: TimeInterval? = nil) {
-        store(image, for: key, children: [], lifetime: lifetime)
-    }
-
-    func store(_ image: RasterImage, for key: CacheKey, children: [ComponentVersion], lifetime: TimeInterval?) {
+    /// Queues `render` to be stored under `key`, for `lifetime` seconds (default
+    /// `defaultLifetime`; 0 or less stores nothing), and returns at once. Its PNG, when it has one,
+    /// is stored instead of encoding its pixels again; a render known only by a PNG is stored
+    /// without decoding it (its size from the PNG's header, its scale and cap insets from its
+    /// text chunks), and one whose header does not read is not stored.
+    public func store(_ render: StoredRender, for key: CacheKey, lifetime: TimeInterval?) {
         let lifetime = lifetime ?? defaultLifetime
         guard lifetime > 0, !lifetime.isNaN else { return }
         let created = options.clock()
         // A century stands in for "forever", which SQLite would store as an infinite REAL.
         let expires = created + min(lifetime, 100 * 365 * 24 * 60 * 60)
-        writer.enqueue(key: key, image: image, children: children, created: created, expires: expires)
-    }
-
-    /// Queues `png`, a render RasterKit encoded (made by the encoder named `encoding`; from the
-    /// remote store), to be stored under `key` with the store's default lifetime, without decoding
-    /// it: its size comes from the PNG's header, its scale and cap insets from its text chunks.
-    /// Returns false, storing nothing, when `png` has no PNG header.
-    @discardableResult
-    func storeUndecoded(_ png: Data, encoding: String?, children: [ComponentVersion], for key: CacheKey) -> Bool {
-        guard let geometry = try? StoredRenderGeometry(png: png) else { return false }
-        let created = options.clock()
-        let expires = created + min(defaultLifetime, 100 * 365 * 24 * 60 * 60)
-        writer.enqueue(key: key, png: png, encoding: encoding, geometry: geometry, children: children,
-                       created: created, expires: expires)
-        return true
-    }
-
-    /// Keeps `png`, the store's own encoding of the render just queued for `key` (from the remote
-    /// store), so the writer stores it instead of encoding the pixels again.
-    func adoptPNG(_ png: Data, encoding: String? = nil, for key: CacheKey) {
-        writer.adoptEncoding(png, encoding: encoding, for: key.value)
-    }
-
-    /// The render for `key` with the components drawn inside it, or nil. What a rasterizer asks,
-    /// with what the render must be (`expected`): an entry that is not is removed before its
-    /// PNG is decoded.
-    func hit(for key: CacheKey, expecting expected: ExpectedRender) -> DiskCacheHit? {
-        let now = options.clock()
-        if let pending = writer.unwrittenEntry(for: key.value), pending.expires > now,
-           expected.mismatch(pending.geometry) == nil, let image = pending.decodedImage(limits: expected.limits) {
-            counters.withLock { $0.hits += 1 }
-            return DiskCacheHit(image: image, children: pending.children)
+        if let image = render.image {
+            writer.enqueue(key: key, image: image, children: render.children, created: created, expires: expires)
+            if let png = render.png { writer.adoptEncoding(png, encoding: render.pngEncoding, for: key.value) }
+        } else if let png = render.png {
+            guard let geometry = try? StoredRenderGeometry(png: png) else {
+                options.logger.warning("not storing a render whose PNG header does not read", metadata: ["key": "\(key)"])
+                return
+            }
+            writer.enqueue(key: key, png: png, encoding: render.pngEncoding, geometry: geometry, children: render.children,
+                           created: created, expires: expires)
         }
-        guard let (stored, children) = servableEntry(for: key, now: now) else { return nil }
-        let image: RasterImage
-        do {
-            image = try decodeChecked(stored, expecting: expected)
-        } catch {
-            options.logger.warning("removing a stored render whose PNG does not decode or is not the key's render",
-                                   metadata: ["key": "\(key)", "error": "\(error)"])
-            counters.withLock { $0.decodeFailures += 1; $0.misses += 1 }
-            writer.delete(DiskCacheDeletion(digest: key.value, created: stored.created))
-            return nil
-        }
-        counters.withLock { $0.hits += 1 }
-        touch(key, stored, now: now)
-        return DiskCacheHit(image: image, children: children)
+    }
+
+    /// Removes `render`, found not to be the render of `key`, and counts its hit as a miss. A
+    /// render stored for `key` since (by this process or another) is kept.
+    public func discard(_ render: StoredRender, for key: CacheKey, reason: String) {
+        options.logger.warning("removing a stored render whose PNG does not decode or is not the key's render",
+                               metadata: ["key": "\(key)", "error": "\(reason)"])
+        counters.withLock { $0.decodeFailures += 1; $0.hits -= 1; $0.misses += 1 }
+        guard let created = render.storedAt else { return }
+        writer.delete(DiskCacheDeletion(digest: key.value, created: created))
     }
 
     /// Records a hit for the LRU order, unless the stored time is recent enough: a render used

@@ -81,12 +81,6 @@ struct DiskCachePendingEntry: Sendable {
         self.png = png
         pngEncoding = encoding
     }
-
-    /// The pixels, decoded from `png` (under `limits`) when the entry has only that; nil when it
-    /// does not decode.
-    func decodedImage(limits: ResourceLimits) -> RasterImage? {
-        image ?? png.flatMap { try? RasterImage(pngData: $0, resourceLimits: limits) }
-    }
 }
 
 /// An entry to delete because it could not be served: its PNG did not decode, or a child it
@@ -95,12 +89,6 @@ struct DiskCachePendingEntry: Sendable {
 struct DiskCacheDeletion: Sendable, Hashable {
     let digest: StableDigest
     let created: Double
-}
-
-/// A lookup that found a servable entry.
-struct DiskCacheHit: Sendable {
-    let image: RasterImage
-    let children: [ComponentVersion]
 }
 
 extension StableDigest {

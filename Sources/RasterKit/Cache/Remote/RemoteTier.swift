@@ -29,10 +29,10 @@ final class RemoteTier: Sendable {
 
     /// The verified render stored remotely under `key`, with its PNG and that PNG's encoding when
     /// known, or nil for a miss, a fault or an object that fails verification.
-    func hit(for key: CacheKey, expecting expected: ExpectedRender) -> (hit: DiskCacheHit, png: Data, encoding: String?)? {
+    func hit(for key: CacheKey, expecting expected: ExpectedRender) -> (hit: VerifiedRender, png: Data, encoding: String?)? {
         guard let contents = object(for: key, expecting: expected) else { return nil }
         guard let image = decoded(contents, for: key, expecting: expected) else { return nil }
-        return (DiskCacheHit(image: image, children: contents.children), contents.png, contents.encoding)
+        return (VerifiedRender(image: image, children: contents.children), contents.png, contents.encoding)
     }
 
     /// The object stored remotely under `key`, whole, of that key, intact, of current render
