@@ -16,6 +16,9 @@ final class TestServer: Sendable {
     let base: String
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
+    /// This server's own client: a connection kept alive to a server that has stopped is never
+    /// offered to the next one (a run once saw an empty reply from a restarted server).
+    private let client = TestServer.makeClient()
 
     /// A reply: status, headers and body.
     struct Reply: Sendable {
@@ -99,27 +102,28 @@ final class TestServer: Sendable {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
-        let (body, response) = try await Self.client.data(for: request)
+        let (body, response) = try await client.data(for: request)
         guard let response = response as? HTTPURLResponse else { throw TestFailure("not an HTTP response") }
         var replyHeaders: [String: String] = [:]
         for case let (name as String, value as String) in response.allHeaderFields { replyHeaders[name.lowercased()] = value }
         return Reply(status: response.statusCode, headers: replyHeaders, body: body)
     }
 
-    /// One client for every test: no cookies, no cache, redirects answered as they are.
-    private static let client: URLSession = {
+    /// A client with no cookies and no cache, which answers redirects as they are.
+    private static func makeClient() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpMaximumConnectionsPerHost = 16
         return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-    }()
+    }
 
     /// Starts a graceful shutdown and waits for the server to finish; the folder is removed
     /// unless `keepingFolder`.
     func stop(keepingFolder: Bool = false) async throws {
         await group.triggerGracefulShutdown()
         try await running.value
+        client.finishTasksAndInvalidate()
         if !keepingFolder { try? FileManager.default.removeItem(at: folder) }
     }
 
