@@ -117,7 +117,7 @@ import Testing
               a: {sizes: [8], states: {b-c: {}}, layers: [rect: {fill: red}]}
             """)
         let error = #expect(throws: ManifestError.self) { try manifest.plan() }
-        #expect(error?.problems.located == ["3:3: 'a-b/c' and 'a/b-c' would both be written to 'a-b-c.png'"])
+        #expect(error?.problems.located == ["3:3: 'a-b/c' and 'a/b-c' would both be written to 'a-b-c.png'; rename one"])
 
         // A component's PNG and an SVG's.
         try fixture.writeSVG("icons/x-default.svg")

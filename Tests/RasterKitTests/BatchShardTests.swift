@@ -8,11 +8,13 @@ import Testing
     @Test func parsingShards() throws {
         #expect(try Shard(parsing: "0/4") == Shard(index: 0, count: 4))
         #expect(try Shard(parsing: "3/4").description == "3/4")
-        #expect(throws: ShardError.indexOutOfRange(index: 4, count: 4)) { try Shard(parsing: "4/4") }
-        #expect(throws: ShardError.indexOutOfRange(index: -1, count: 3)) { try Shard(parsing: "-1/3") }
-        #expect(throws: ShardError.invalidCount(0)) { try Shard(parsing: "0/0") }
+        #expect(throws: BatchPlanError.invalidShard("4/4", reason: "with 4 shards the index must be 0 to 3")) { try Shard(parsing: "4/4") }
+        #expect(throws: BatchPlanError.invalidShard("-1/3", reason: "with 3 shards the index must be 0 to 2")) { try Shard(parsing: "-1/3") }
+        #expect(throws: BatchPlanError.invalidShard("0/0", reason: "the shard count must be 1 or more, not 0")) { try Shard(parsing: "0/0") }
         for text in ["a/b", "1", "1/2/3", "", "1/", " 1/2"] {
-            #expect(throws: ShardError.malformed(text)) { try Shard(parsing: text) }
+            #expect(throws: BatchPlanError.invalidShard(text, reason: "it must be I/N, two whole numbers such as 0/4")) {
+                try Shard(parsing: text)
+            }
         }
         #expect(Shard.whole.includes("anything"))
     }

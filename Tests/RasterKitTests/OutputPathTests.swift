@@ -8,23 +8,26 @@ import Testing
 @Suite struct OutputPathTests {
     @Test(arguments: ["", "/etc/passwd", "a//b.png", "a/", "../x.png", "a/../../x.png", "./x.png", "a/./b.png", "..", "a\u{0}b.png"])
     func badPathsAreRefusedWithTheReason(path: String) {
-        #expect(throws: OutputPathError.self) { try OutputPath(path) }
+        #expect(throws: BatchPlanError.self) { try OutputPath(path) }
         do { _ = try OutputPath(path) } catch { #expect(error.description.contains("must be relative")) }
     }
 
     /// Checked as the file system sees them, byte by byte: a slash followed by a combining mark
     /// is one `Character` but still a slash, and a name of dots with a mark after is a name.
     @Test func pathsAreCheckedByTheirBytes() throws {
-        #expect(throws: OutputPathError.self) { try OutputPath("/\u{301}x.png") }
-        #expect(throws: OutputPathError.self) { try OutputPath("a/\u{301}/../../x.png") }
-        #expect(throws: OutputPathError.self) { try OutputPath("a/..") }
-        #expect(throws: OutputPathError.self) { try OutputPath("a/.") }
+        #expect(throws: BatchPlanError.self) { try OutputPath("/\u{301}x.png") }
+        #expect(throws: BatchPlanError.self) { try OutputPath("a/\u{301}/../../x.png") }
+        #expect(throws: BatchPlanError.self) { try OutputPath("a/..") }
+        #expect(throws: BatchPlanError.self) { try OutputPath("a/.") }
         #expect(try OutputPath("a/..\u{301}/x.png").folder == "a/..\u{301}")
         #expect(try OutputPath("\u{301}/.x/...png").rawValue == "\u{301}/.x/...png")
         let reasons = ["/x": "absolute", "a//b": "empty folder name", "x/./y": "'.'", "x/../y": "'..'", "a\u{0}": "NUL"]
         for (path, reason) in reasons {
-            #expect(throws: OutputPathError.self) { try OutputPath(path) }
-            do { _ = try OutputPath(path) } catch { #expect(error.reason.contains(reason), "\(path): \(error.reason)") }
+            #expect(throws: BatchPlanError.self) { try OutputPath(path) }
+            do { _ = try OutputPath(path) } catch {
+                guard case let .invalidOutputPath(_, refused, why) = error else { Issue.record("\(error)"); continue }
+                #expect(refused == path && why.contains(reason), "\(path): \(why)")
+            }
         }
     }
 
@@ -90,7 +93,7 @@ import Testing
         #expect {
             _ = try batch.outputs()
         } throws: { error in
-            guard case .outputsDifferOnlyInCase = error as? SVGBatchError else { return false }
+            guard case .outputsDifferOnlyInCase = error as? BatchPlanError else { return false }
             return "\(error)".contains("differ only in case")
         }
     }

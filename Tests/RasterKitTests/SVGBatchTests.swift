@@ -57,23 +57,23 @@ import RasterKitTestSupport
         let folder = try Self.iconFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("missing")
-        #expect(throws: SVGBatchError.inputNotFound(path: missing.path)) {
+        #expect(throws: BatchPlanError.inputNotFound(path: missing.path)) {
             try SVGBatch(inputs: [missing], sizes: [16]).outputs()
         }
         let empty = folder.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         try Data().write(to: empty.appendingPathComponent("readme.txt"))
-        #expect(throws: SVGBatchError.noSVGFiles(folder: empty.path)) {
+        #expect(throws: BatchPlanError.noSVGFiles(folder: empty.path)) {
             try SVGBatch(inputs: [empty], sizes: [16]).outputs()
         }
         // a.svg at the top and sub/deeper/c.SVG renamed a.svg both become a-16.png from two inputs.
         let other = folder.appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         try S.redSquare.write(to: other.appendingPathComponent("a.svg"))
-        let error = #expect(throws: SVGBatchError.self) {
+        let error = #expect(throws: BatchPlanError.self) {
             try SVGBatch(inputs: [folder.appendingPathComponent("a.svg"), other], sizes: [16]).outputs()
         }
-        #expect(error == .conflictingOutputs(output: "a-16.png", first: folder.appendingPathComponent("a.svg").path,
+        #expect(error == .conflictingOutputs(path: "a-16.png", first: folder.appendingPathComponent("a.svg").path,
                                              second: other.path + "/a.svg"))
     }
 
@@ -103,7 +103,7 @@ import RasterKitTestSupport
         // Another file under the same output name is not the same source: the two conflict.
         try manager.removeItem(at: folder.appendingPathComponent("a.SVG"))
         try S.redBlue.write(to: folder.appendingPathComponent("a.SVG"))
-        #expect(throws: SVGBatchError.conflictingOutputs(output: "a-16.png", first: folder.path + "/a.SVG",
+        #expect(throws: BatchPlanError.conflictingOutputs(path: "a-16.png", first: folder.path + "/a.SVG",
                                                           second: folder.path + "/a.svg")) {
             try SVGBatch(inputs: [folder], sizes: [16]).outputs()
         }

@@ -90,7 +90,8 @@ extension Manifest {
         let source: String
         switch error {
         case let .conflictingOutputs(_, _, second), let .outputsDifferOnlyInCase(_, _, _, second): source = second
-        case let .unsupportedScale(_, _, item), let .invalidSize(item, _), let .invalidOutputPath(item, _): source = item
+        case let .unsupportedScale(_, _, item), let .invalidSize(item, _), let .invalidOutputPath(item, _, _): source = item
+        case .inputNotFound, .noSVGFiles, .unreadableFolder, .invalidShard: return nil
         }
         return component(named: String(source.split(separator: "/").first ?? ""))?.location
     }

@@ -12,10 +12,11 @@ public struct OutputPath: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// The path as written, relative to the output folder.
     public let rawValue: String
 
-    /// Checks `path`; throws ``OutputPathError`` saying what is wrong with it.
-    public init(_ path: String) throws(OutputPathError) {
-        guard !path.isEmpty else { throw OutputPathError(path: path, reason: "it is empty") }
-        if let problem = Self.problem(in: path) { throw OutputPathError(path: path, reason: problem) }
+    /// Checks `path`; throws ``BatchPlanError/invalidOutputPath(item:path:reason:)`` saying what
+    /// is wrong with it.
+    public init(_ path: String) throws(BatchPlanError) {
+        guard !path.isEmpty else { throw .invalidOutputPath(item: path, path: path, reason: "it is empty") }
+        if let problem = Self.problem(in: path) { throw .invalidOutputPath(item: path, path: path, reason: problem) }
         rawValue = path
     }
 
@@ -69,19 +70,6 @@ public struct OutputPath: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Ordered by their text.
     public static func < (lhs: OutputPath, rhs: OutputPath) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// Why a string cannot be an ``OutputPath``.
-public struct OutputPathError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The string given.
-    public var path: String
-    /// What is wrong with it.
-    public var reason: String
-
-    /// "output path '…' must be relative and stay inside the output folder: …".
-    public var description: String {
-        "output path '\(path)' must be relative and stay inside the output folder: \(reason)"
-    }
 }
 
 /// Marks outputs whose paths were all checked and claimed in one ``OutputPathClaims`` without a

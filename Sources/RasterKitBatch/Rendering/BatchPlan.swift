@@ -99,18 +99,29 @@ public struct BatchPreview: Hashable, Sendable {
     static func scale(among scales: [Double]) -> Double { scales.contains(2) ? 2 : scales.max() ?? 1 }
 }
 
-/// Why items cannot be planned; nothing has been rendered.
+/// Why a batch — a manifest's items, a folder of SVGs, one shard of either — cannot be planned;
+/// nothing has been rendered. Each case names the item, file or text at fault, and the
+/// description says what would be accepted; a caller reports it and stops.
 public enum BatchPlanError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The format cannot hold an image at this scale.
     case unsupportedScale(format: ExportFormat, scale: Double, item: String)
-    /// Two items would write the same file.
+    /// Two items (or input files) would write the same file.
     case conflictingOutputs(path: String, first: String, second: String)
     /// Two items would write files whose paths differ only in case: one file on macOS and Windows.
     case outputsDifferOnlyInCase(path: String, other: String, first: String, second: String)
-    /// An item's name makes a path that would leave the output folder (see ``OutputPath``).
-    case invalidOutputPath(item: String, reason: String)
+    /// `path`, the output of `item` (the path itself when checked alone, by ``OutputPath``),
+    /// would not stay inside the output folder: `reason` says why.
+    case invalidOutputPath(item: String, path: String, reason: String)
     /// A size, scale or set of caps that cannot be rendered.
     case invalidSize(item: String, reason: String)
+    /// An input file or folder does not exist.
+    case inputNotFound(path: String)
+    /// A folder input holds no `.svg` or `.svgz` file.
+    case noSVGFiles(folder: String)
+    /// A folder input could not be listed.
+    case unreadableFolder(folder: String)
+    /// A shard that does not exist (see ``Shard``), as given: `reason` says why.
+    case invalidShard(String, reason: String)
 
     /// The problem, naming the item or output it concerns.
     public var description: String {
@@ -118,13 +129,27 @@ public enum BatchPlanError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .unsupportedScale(format, scale, item):
             "\(item): \(format) cannot hold \(scale.compactDescription)x images; it takes \(format.supportedScales)"
         case let .conflictingOutputs(path, first, second):
-            "'\(first)' and '\(second)' would both be written to '\(path)'"
+            "'\(first)' and '\(second)' would both be written to '\(path)'; rename one"
         case let .outputsDifferOnlyInCase(path, other, first, second):
-            "'\(first)' writes '\(other)' and '\(second)' writes '\(path)', which differ only in case: one file on macOS and Windows"
-        case let .invalidOutputPath(item, reason):
-            "\(item): \(reason)"
+            "'\(first)' writes '\(other)' and '\(second)' writes '\(path)', which differ only in case "
+                + "(one file on macOS and Windows); rename one"
+        case let .invalidOutputPath(item, path, reason):
+            (item == path ? "" : "\(item): ") + "output path '\(path)' must be relative and stay inside the output folder: \(reason)"
         case let .invalidSize(item, reason):
             "\(item): \(reason)"
+        case .inputNotFound(let path): "no such file or folder: '\(path)'"
+        case .noSVGFiles(let folder): "no .svg files in '\(folder)'"
+        case .unreadableFolder(let folder): "cannot list the folder '\(folder)'"
+        case let .invalidShard(text, reason): "shard '\(text)': \(reason)"
         }
+    }
+}
+
+extension BatchPlanError {
+    /// This error with `item` named as the owner of the output path it refuses; any other error
+    /// as it is.
+    func naming(item: String) -> BatchPlanError {
+        guard case let .invalidOutputPath(_, path, reason) = self else { return self }
+        return .invalidOutputPath(item: item, path: path, reason: reason)
     }
 }

@@ -60,7 +60,7 @@ struct BatchPlanBuilder {
     mutating func claim(_ path: String, by item: BatchItem, in appearance: Appearance = .light) throws(BatchPlanError) {
         let source = item.source(in: appearance)
         let checked: OutputPath
-        do { checked = try OutputPath(path) } catch { throw .invalidOutputPath(item: source, reason: error.description) }
+        do { checked = try OutputPath(path) } catch { throw error.naming(item: source) }
         do {
             try claims.claim(checked, by: source)
         } catch {

@@ -17,7 +17,7 @@ struct BatchWorkUnits: Sendable {
         for index in outputs.indices {
             do {
                 if !claimedTogether { try claims.claim(try OutputPath(outputs[index].path), by: outputs[index].source) }
-            } catch let error as OutputPathError {
+            } catch let error as BatchPlanError {
                 rejected.append((index, error.description))
                 continue
             } catch let conflict as OutputPathClaims.Conflict {

@@ -17,9 +17,11 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     public static let whole = Shard(uncheckedIndex: 0, count: 1)
 
     /// Shard `index` (from 0) of `count`.
-    public init(index: Int, count: Int) throws(ShardError) {
-        guard count >= 1 else { throw .invalidCount(count) }
-        guard (0..<count).contains(index) else { throw .indexOutOfRange(index: index, count: count) }
+    public init(index: Int, count: Int) throws(BatchPlanError) {
+        guard count >= 1 else { throw .invalidShard("\(index)/\(count)", reason: "the shard count must be 1 or more, not \(count)") }
+        guard (0..<count).contains(index) else {
+            throw .invalidShard("\(index)/\(count)", reason: "with \(count) shards the index must be 0 to \(count - 1)")
+        }
         self.init(uncheckedIndex: index, count: count)
     }
 
@@ -29,9 +31,11 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `I/N`, as `--shard` takes it.
-    public init(parsing text: String) throws(ShardError) {
+    public init(parsing text: String) throws(BatchPlanError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { throw .malformed(text) }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw .invalidShard(text, reason: "it must be I/N, two whole numbers such as 0/4")
+        }
         try self.init(index: index, count: count)
     }
 
@@ -51,20 +55,4 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
 
     /// `I/N`, as `--shard` takes it.
     public var description: String { "\(index)/\(count)" }
-}
-
-/// A shard that does not exist.
-public enum ShardError: Error, Hashable, Sendable, CustomStringConvertible {
-    case malformed(String)
-    case invalidCount(Int)
-    case indexOutOfRange(index: Int, count: Int)
-
-    /// What is wrong with the shard, and what is expected.
-    public var description: String {
-        switch self {
-        case .malformed(let text): "shard \"\(text)\" must be I/N, two whole numbers such as 0/4"
-        case .invalidCount(let count): "the shard count must be 1 or more, not \(count)"
-        case let .indexOutOfRange(index, count): "shard index \(index) is out of range: with \(count) shards it must be 0 to \(count - 1)"
-        }
-    }
 }

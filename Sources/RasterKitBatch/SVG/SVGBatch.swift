@@ -57,11 +57,11 @@ public struct SVGBatch: Sendable, Hashable {
     }
 
     /// The SVG files the inputs name, in a stable order.
-    public func sources() throws(SVGBatchError) -> [Source] { try sources(noting: nil) }
+    public func sources() throws(BatchPlanError) -> [Source] { try sources(noting: nil) }
 
     /// The sources, with each input file and every folder searched stamped in `stamps` as it
     /// is found (before any output reads it).
-    func sources(noting stamps: InputStamps?) throws(SVGBatchError) -> [Source] {
+    func sources(noting stamps: InputStamps?) throws(BatchPlanError) -> [Source] {
         var found: [Source] = []
         // The first source of each output name (folder and name): only sources that share one
         // can be the same file given twice, so only those are looked at to find out.
@@ -108,12 +108,12 @@ public struct SVGBatch: Sendable, Hashable {
     }
 
     /// Every output, grouped by source so one worker reads and parses each file once.
-    public func outputs() throws(SVGBatchError) -> [BatchOutput] {
+    public func outputs() throws(BatchPlanError) -> [BatchOutput] {
         try outputs(for: try sources())
     }
 
     /// The outputs of `sources`, as ``sources()`` found them.
-    func outputs(for sources: [Source]) throws(SVGBatchError) -> [BatchOutput] {
+    func outputs(for sources: [Source]) throws(BatchPlanError) -> [BatchOutput] {
         // `--size 48 --size 48` asks for one file, not a conflict.
         let sizes = sizes.uniqued(), scales = scales.uniqued()
         var claims = OutputPathClaims(capacity: sources.count * sizes.count * scales.count)
@@ -132,18 +132,18 @@ public struct SVGBatch: Sendable, Hashable {
                 for (scaleIndex, scale) in scales.enumerated() {
                     let name = SVGBatch.outputName(for: source.name, size: size, scale: scale)
                     let path = source.outputPath(name)
+                    let checked: OutputPath
+                    do { checked = try OutputPath(path) } catch { throw error.naming(item: source.displayPath) }
                     do {
-                        try claims.claim(try OutputPath(path), by: source.displayPath)
-                    } catch let conflict as OutputPathClaims.Conflict {
-                        switch conflict {
+                        try claims.claim(checked, by: source.displayPath)
+                    } catch {
+                        switch error {
                         case let .taken(_, owner):
-                            throw .conflictingOutputs(output: path, first: owner, second: source.displayPath)
+                            throw .conflictingOutputs(path: path, first: owner, second: source.displayPath)
                         case let .caseClash(_, other, owner):
-                            throw .outputsDifferOnlyInCase(output: path, other: other.rawValue, first: owner,
+                            throw .outputsDifferOnlyInCase(path: path, other: other.rawValue, first: owner,
                                                            second: source.displayPath)
                         }
-                    } catch {
-                        throw .invalidOutputPath(reason: "\(error)")
                     }
                     let contentMode = contentMode, tint = tint, post = post
                     let image: @Sendable () throws -> any Rasterizable = {
@@ -205,7 +205,7 @@ public struct SVGBatch: Sendable, Hashable {
         return Source(path: path, displayPath: url.relativePath, folder: "", name: stem(of: lastComponent(path)))
     }
 
-    private static func files(inFolder folder: URL, noting inputs: InputStamps?) throws(SVGBatchError) -> [Source] {
+    private static func files(inFolder folder: URL, noting inputs: InputStamps?) throws(BatchPlanError) -> [Source] {
         let folderPath = folder.path
         guard let found = SVGFileWalker.files(in: folderPath, extensions: extensions, noting: inputs) else {
             throw .unreadableFolder(folder: folder.relativePath)
