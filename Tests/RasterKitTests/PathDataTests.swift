@@ -105,14 +105,16 @@ import Testing
         ("M 1e999 0", 2, "out of range"),
     ])
     func malformedDataReportsWhere(data: String, offset: Int, message: String) {
-        let error = #expect(throws: PathDataError.self) { try Path(svgPathData: data) }
-        #expect(error?.offset == offset, "\(data): \(String(describing: error))")
-        #expect(error?.message.contains(message) == true, "\(data): \(String(describing: error))")
+        let error = #expect(throws: SVGError.self) { try Path(svgPathData: data) }
+        guard case let .invalidPathData(found, why, input)? = error else { Issue.record("\(data): \(String(describing: error))"); return }
+        #expect(found == offset && input == data, "\(data): \(String(describing: error))")
+        #expect(why.contains(message), "\(data): \(String(describing: error))")
     }
 
     @Test func offsetsCountCharactersNotBytes() {
-        let error = #expect(throws: PathDataError.self) { try Path(svgPathData: "M1 2 é") }
-        #expect(error?.offset == 5)
+        let error = #expect(throws: SVGError.self) { try Path(svgPathData: "M1 2 é") }
+        guard case let .invalidPathData(offset, _, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(offset == 5)
     }
 
     @Test func parsedPathFillsTheExpectedPixels() throws {

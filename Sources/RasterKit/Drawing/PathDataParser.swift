@@ -1,21 +1,5 @@
 import Foundation
 
-/// Malformed SVG path data, with the character offset where reading stopped.
-public struct PathDataError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Zero-based offset, in characters, into the path data.
-    public var offset: Int
-    /// What was expected there.
-    public var message: String
-    /// The path data that was given.
-    public var input: String
-
-    /// The offset, the problem and the start of the path data.
-    public var description: String {
-        let shown = input.count > 60 ? String(input.prefix(60)) + "…" : input
-        return "invalid SVG path data at offset \(offset): \(message) (in \"\(shown)\")"
-    }
-}
-
 extension Path {
     /// Parses SVG path data: every command (M L H V C S Q T A Z), absolute and relative, with
     /// implicit repetition and compact number syntax such as `M10-5.5.5`.
@@ -23,7 +7,9 @@ extension Path {
     /// ```swift
     /// let heart = try Path(svgPathData: "M12 21 3 12a5 5 0 0 1 9-7 5 5 0 0 1 9 7z")
     /// ```
-    public init(svgPathData data: String) throws {
+    ///
+    /// - Throws: ``SVGError/invalidPathData(offset:message:input:)`` naming where reading stopped.
+    public init(svgPathData data: String) throws(SVGError) {
         var parser = PathDataParser(data)
         self = try parser.parse()
     }
@@ -46,7 +32,7 @@ struct PathDataParser {
         bytes = Array(text.utf8)
     }
 
-    mutating func parse() throws -> Path {
+    mutating func parse() throws(SVGError) -> Path {
         skipSeparators()
         guard index < bytes.count else { return path }
         var command = try readCommandLetter()
@@ -72,7 +58,7 @@ struct PathDataParser {
         return path
     }
 
-    private mutating func apply(_ command: UInt8) throws {
+    private mutating func apply(_ command: UInt8) throws(SVGError) {
         let relative = command >= UInt8(ascii: "a")
         let origin = relative ? current : .zero
         switch command | 0x20 {  // lower-cased
@@ -214,7 +200,7 @@ struct PathDataParser {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
-    private mutating func readCommandLetter() throws -> UInt8 {
+    private mutating func readCommandLetter() throws(SVGError) -> UInt8 {
         let byte = bytes[index]
         guard isCommandLetter(byte) else {
             throw error("expected a path command letter", at: index)
@@ -230,13 +216,13 @@ struct PathDataParser {
         }
     }
 
-    private mutating func readPoint(relativeTo origin: Point) throws -> Point {
+    private mutating func readPoint(relativeTo origin: Point) throws(SVGError) -> Point {
         let x = try readNumber()
         let y = try readNumber()
         return Point(x: origin.x + x, y: origin.y + y)
     }
 
-    private mutating func readFlag() throws -> Bool {
+    private mutating func readFlag() throws(SVGError) -> Bool {
         skipSeparators()
         guard index < bytes.count else { throw error("expected an arc flag (0 or 1), found the end", at: index) }
         switch bytes[index] {
@@ -246,7 +232,7 @@ struct PathDataParser {
         }
     }
 
-    private mutating func readNumber() throws -> Double {
+    private mutating func readNumber() throws(SVGError) -> Double {
         skipSeparators()
         let start = index
         func digits() -> Int {
@@ -279,8 +265,8 @@ struct PathDataParser {
     }
 
     /// Offsets count characters, not bytes, so a caret can be placed under the input.
-    private func error(_ message: String, at byteOffset: Int) -> PathDataError {
+    private func error(_ message: String, at byteOffset: Int) -> SVGError {
         let offset = String(decoding: bytes[..<min(byteOffset, bytes.count)], as: UTF8.self).count
-        return PathDataError(offset: offset, message: message, input: text)
+        return .invalidPathData(offset: offset, message: message, input: text)
     }
 }

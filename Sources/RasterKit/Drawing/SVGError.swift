@@ -15,6 +15,10 @@ public enum SVGError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The document is over one of the ``ResourceLimits`` (its size, its size once its entities
     /// are expanded, or its text), so it was not handed to librsvg.
     case overLimit(what: String, limit: Int, unit: String, source: String?)
+    /// Path data (``Path/init(svgPathData:)``) that does not follow SVG's path grammar: `offset`
+    /// is where reading stopped, in characters from the start of `input`, and `message` what
+    /// was expected there.
+    case invalidPathData(offset: Int, message: String, input: String)
 
     /// What is wrong with the SVG, naming its source when known.
     public var description: String {
@@ -30,6 +34,8 @@ public enum SVGError: Error, Hashable, Sendable, CustomStringConvertible {
             "librsvg could not draw the SVG\(Self.naming(source)): \(message)"
         case let .overLimit(what, limit, unit, source):
             "SVG\(Self.naming(source)) refused: \(what) is over the limit of \(limit) \(unit)"
+        case let .invalidPathData(offset, message, input):
+            "invalid SVG path data at offset \(offset): \(message) (in \"\(input.count > 60 ? String(input.prefix(60)) + "…" : input)\")"
         }
     }
 

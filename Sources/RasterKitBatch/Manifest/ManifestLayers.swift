@@ -186,13 +186,13 @@ struct LayerParser {
         guard let data = reader.string(node, what) else { return nil }
         do {
             return try Path(svgPathData: data)
-        } catch let error as PathDataError {
+        } catch let .invalidPathData(offset, message, _) {
             var location = node.location
             if let scalar = node.scalar, !data.contains("\n"), location != nil,
                [.plain, .singleQuoted, .doubleQuoted].contains(scalar.style), !data.contains("\\") {
-                location?.column += error.offset + (scalar.style == .plain ? 0 : 1)
+                location?.column += offset + (scalar.style == .plain ? 0 : 1)
             }
-            reader.problems.add("bad path data for \(what) at offset \(error.offset): \(error.message)", at: location)
+            reader.problems.add("bad path data for \(what) at offset \(offset): \(message)", at: location)
         } catch {
             reader.problem("bad path data for \(what): \(error)", at: node)
         }
