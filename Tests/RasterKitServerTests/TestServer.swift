@@ -121,9 +121,9 @@ final class TestServer: Sendable {
     /// Starts a graceful shutdown and waits for the server to finish; the folder is removed
     /// unless `keepingFolder`.
     func stop(keepingFolder: Bool = false) async throws {
+        defer { client.finishTasksAndInvalidate() }
         await group.triggerGracefulShutdown()
         try await running.value
-        client.finishTasksAndInvalidate()
         if !keepingFolder { try? FileManager.default.removeItem(at: folder) }
     }
 

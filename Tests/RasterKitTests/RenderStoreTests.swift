@@ -156,4 +156,35 @@ private final class DictionaryStore: RenderStore {
         #expect(!disk.contains(key))
         #expect(after.hits == before.hits && after.misses == before.misses + 1 && after.decodeFailures == before.decodeFailures + 1)
     }
+
+    @Test func aRenderWithAnOutdatedComponentInsideIsRefusedWhateverTheStore() throws {
+        let store = DictionaryStore()
+        let rasterizer = rasterizer(over: store)
+        let box = VersionedBox(number: 3)
+        let key = rasterizer.key(for: box, size: Size(8))
+        _ = rasterizer.key(for: VersionedLeaf(number: 0), size: Size(4))   // makes the leaf type known
+        let leaf = String(reflecting: VersionedLeaf.self)
+        // Drawn by a build whose leaf was at render version 1 (this build's is 2).
+        store.plant(StoredRender(image: try image(width: 8, height: 8),
+                                 children: [ComponentVersion(typeName: leaf, renderVersion: 1)]), for: key)
+        #expect(try rasterizer.render(RenderRequest(box, size: Size(8))).origin == .drawn)
+        #expect(store.discarded.map(\.key) == [key] && store.discarded[0].reason.contains("older render version"))
+        #expect(store.storedRender(for: key)?.children == [ComponentVersion(typeName: leaf, renderVersion: 2)])
+    }
+
+    @Test func aRefusedRenderStillWaitingToBeWrittenIsNeverWritten() throws {
+        let fixture = try DiskFixture()
+        defer { fixture.remove() }
+        let disk = try fixture.open()   // batches wait a minute unless flushed
+        let key = Rasterizer().key(for: Counted(label: "waiting", draws: Counter()), size: Size(24), scale: 1)
+        // Pixels of another size than the key's, as a rasterizer with other limits could leave.
+        disk.store(StoredRender(image: try image(width: 12, height: 12)), for: key, lifetime: nil)
+        let rasterizer = rasterizer(over: disk)
+        // A cache-only request: refused, and gone from the queue at once.
+        #expect(try rasterizer.cachedRender(RenderRequest(Counted(label: "waiting", draws: Counter()), size: Size(24), scale: 1)) == nil)
+        #expect(!disk.contains(key))
+        try disk.flush()
+        #expect(!disk.contains(key))
+        #expect(try disk.statistics.decodeFailures == 1)
+    }
 }

@@ -92,10 +92,15 @@ package struct ExpectedRender: Sendable {
         return mismatch(geometry) == nil
     }
 
-    /// Decodes `png` once its header matches, under the limits; throws ``PNGError`` otherwise.
+    /// Decodes `png` once its header matches, under the limits, and checks the decoded image
+    /// again: the decoder reads text chunks the header reader does not (compressed ones, and
+    /// the last of several), so a PNG whose chunks disagree could otherwise pass as another
+    /// scale. Throws ``PNGError`` otherwise.
     func decode(_ png: Data) throws -> RasterImage {
         if let mismatch = mismatch(try StoredRenderGeometry(png: png)) { throw PNGError.corrupt(reason: mismatch) }
-        return try RasterImage(pngData: png, resourceLimits: limits)
+        let image = try RasterImage(pngData: png, resourceLimits: limits)
+        if let mismatch = mismatch(StoredRenderGeometry(image)) { throw PNGError.corrupt(reason: "decoded as \(mismatch)") }
+        return image
     }
 
     /// The pixels of `stored` once they are this render: its image when it holds one (checked

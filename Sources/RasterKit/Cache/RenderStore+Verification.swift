@@ -19,10 +19,15 @@ extension RenderStore {
     }
 
     /// The render stored for `key` once it is known to be what the key's render must be
-    /// (`expected`), decoded under its limits; nil for a miss. The one place stored pixels come
-    /// from: a render that is not the key's is discarded before anything of it is used.
+    /// (`expected`), decoded under its limits, and drawn with the current render version of
+    /// every component inside it that this process knows; nil for a miss. The one place stored
+    /// pixels come from: a render that is not the key's is discarded before anything of it is used.
     func verifiedRender(for key: CacheKey, expecting expected: ExpectedRender) -> VerifiedRender? {
         guard let stored = storedRender(for: key) else { return nil }
+        if ComponentVersions.containsOutdated(stored.children) {
+            discard(stored, for: key, reason: "drawn with an older render version of a component inside it")
+            return nil
+        }
         do {
             return VerifiedRender(image: try expected.image(from: stored), children: stored.children)
         } catch {

@@ -6,11 +6,13 @@ import Foundation
 ///
 /// A store keeps renders and hands them back; it does not vouch for them. What
 /// ``storedRender(for:)`` returns is checked by the cache against what the key's render must be
-/// (its pixel size, scale and cap insets, within the rasterizer's pixel limits), on the PNG's
-/// header before a pixel is decoded; one that fails is handed back through
-/// ``discard(_:for:reason:)`` and drawn again. So a store written by someone else (a file copied
-/// from another machine) can cost a redraw, never a wrong image or the memory of decoding a
-/// forged one.
+/// — its pixel size (when the component is known), scale and cap insets, within the
+/// rasterizer's pixel limits — on the PNG's header before a pixel is decoded and again once it
+/// is, and against the render versions of the components drawn inside it; one that fails is
+/// handed back through ``discard(_:for:reason:)`` and drawn again. So a store written by someone
+/// else (a file copied from another machine) can cost a redraw, or serve pixels of the right
+/// geometry that it changed, but never an image of another size or scale, nor the memory of
+/// decoding a forged one.
 ///
 /// A conforming type must be safe to call from many threads at once; ``store(_:for:lifetime:)``
 /// should return at once, leaving the write to a background queue that ``flush()`` waits for.

@@ -109,10 +109,7 @@ public final class DiskCache: RenderStore {
     public func pngData(for key: CacheKey) -> Data? {
         guard let render = storedRender(for: key) else { return nil }
         if let png = render.png { return png }
-        guard let png = try? render.image?.pngData(compression: .fast) else { return nil }
-        // So neither the writer nor the next lookup encodes it again.
-        writer.adoptEncoding(png, encoding: nil, for: key.value)
-        return png
+        return try? render.image?.pngData(compression: .fast)
     }
 
     /// Whether an unexpired entry for `key` is stored or waiting to be written, without
@@ -136,8 +133,8 @@ public final class DiskCache: RenderStore {
         // A century stands in for "forever", which SQLite would store as an infinite REAL.
         let expires = created + min(lifetime, 100 * 365 * 24 * 60 * 60)
         if let image = render.image {
-            writer.enqueue(key: key, image: image, children: render.children, created: created, expires: expires)
-            if let png = render.png { writer.adoptEncoding(png, encoding: render.pngEncoding, for: key.value) }
+            writer.enqueue(key: key, image: image, png: render.png, encoding: render.pngEncoding, children: render.children,
+                           created: created, expires: expires)
         } else if let png = render.png {
             guard let geometry = try? StoredRenderGeometry(png: png) else {
                 options.logger.warning("not storing a render whose PNG header does not read", metadata: ["key": "\(key)"])
@@ -148,13 +145,15 @@ public final class DiskCache: RenderStore {
         }
     }
 
-    /// Removes `render`, found not to be the render of `key`, and counts its hit as a miss. A
-    /// render stored for `key` since (by this process or another) is kept.
+    /// Removes `render`, found not to be the render of `key`, whether it is written or still
+    /// waiting to be, and counts its hit as a miss. A render stored for `key` since (by this
+    /// process or another) is kept.
     public func discard(_ render: StoredRender, for key: CacheKey, reason: String) {
         options.logger.warning("removing a stored render whose PNG does not decode or is not the key's render",
                                metadata: ["key": "\(key)", "error": "\(reason)"])
-        counters.withLock { $0.decodeFailures += 1; $0.hits -= 1; $0.misses += 1 }
+        counters.withLock { $0.decodeFailures += 1; $0.hits = max(0, $0.hits - 1); $0.misses += 1 }
         guard let created = render.storedAt else { return }
+        writer.dropUnwritten(digest: key.value, created: created)
         writer.delete(DiskCacheDeletion(digest: key.value, created: created))
     }
 

@@ -71,10 +71,16 @@ final class DiskCacheWriter: Sendable {
 
     // MARK: Called from render threads
 
-    /// Queues a render for writing; returns at once.
-    func enqueue(key: CacheKey, image: RasterImage, children: [ComponentVersion], created: Double, expires: Double) {
+    /// Queues a render for writing, with `png` when it is already encoded (by the encoder named
+    /// `encoding`; nil for the store's own), so that it is not encoded again; returns at once.
+    func enqueue(key: CacheKey, image: RasterImage, png: Data?, encoding: String?, children: [ComponentVersion],
+                 created: Double, expires: Double) {
         enqueue(key: key, byteCount: image.byteCount) { sequence in
-            DiskCachePendingEntry(key: key, image: image, children: children, created: created, expires: expires, sequence: sequence)
+            var entry = DiskCachePendingEntry(key: key, image: image, children: children, created: created, expires: expires,
+                                              sequence: sequence)
+            entry.png = png
+            entry.pngEncoding = encoding
+            return entry
         }
     }
 
@@ -116,6 +122,18 @@ final class DiskCacheWriter: Sendable {
     /// The newest uncommitted render of `digest`, if any.
     func unwrittenEntry(for digest: StableDigest) -> DiskCachePendingEntry? {
         state.withLock { $0.unwritten[digest] }
+    }
+
+    /// Forgets the uncommitted render of `digest` made at `created` (one the cache refused), so
+    /// it is neither served again nor written. One a batch has already taken is written; the
+    /// deletion the caller queues with this removes it then.
+    func dropUnwritten(digest: StableDigest, created: Double) {
+        state.withLock { state in
+            guard let entry = state.unwritten[digest], entry.created == created, !entry.isSealed else { return }
+            state.unwritten[digest] = nil
+            state.queued.removeAll { $0.key.value == digest && $0.sequence == entry.sequence }
+            state.queuedBytes = state.queued.reduce(0) { $0 + $1.byteCount } + state.keptOutputs.reduce(0) { $0 + $1.bytes.count }
+        }
     }
 
     /// Keeps `png`, made by the encoder named `encoding` (nil: the store's own), with the
