@@ -46,10 +46,13 @@ import Testing
 
     @Test func pathsThatDifferOnlyInCaseAreOneFileSomewhere() throws {
         var claims = OutputPathClaims()
-        try claims.claim(try OutputPath("Icons/Star.png"), by: "first")
-        #expect(throws: OutputPathClaims.Conflict.self) { try claims.claim(try OutputPath("icons/star.png"), by: "second") }
-        #expect(throws: OutputPathClaims.Conflict.self) { try claims.claim(try OutputPath("Icons/Star.png"), by: "third") }
-        try claims.claim(try OutputPath("Icons/Star@2x.png"), by: "fourth")
+        try claims.claim("Icons/Star.png", by: "first")
+        #expect(throws: BatchPlanError.outputsDifferOnlyInCase(path: "icons/star.png", other: "Icons/Star.png", first: "first",
+                                                               second: "second")) { try claims.claim("icons/star.png", by: "second") }
+        #expect(throws: BatchPlanError.conflictingOutputs(path: "Icons/Star.png", first: "first", second: "third")) {
+            try claims.claim("Icons/Star.png", by: "third")
+        }
+        try claims.claim("Icons/Star@2x.png", by: "fourth")
     }
 
     /// An SVG batch's outputs, claimed together when planned, are not claimed again; one whose

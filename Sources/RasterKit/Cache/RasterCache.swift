@@ -1,11 +1,10 @@
 import Foundation
 
 /// The cache a ``Rasterizer`` serves from: a memory LRU in front of an optional persistent
-/// store (a ``RenderStore``: RasterKit's is ``DiskCache``), and an optional remote store shared by
-/// several machines under that. A request
-/// looks in memory, then on disk, then remotely, then draws; a disk hit is kept in memory, a
-/// remote hit in memory and on disk, and a drawn render goes to memory and disk at once and to
-/// the remote store in the background.
+/// store (a ``RenderStore``: RasterKit's is ``DiskCache``), and an optional remote store shared
+/// by several machines under that. A request looks in memory, then on disk, then remotely, then
+/// draws; a disk hit is kept in memory, a remote hit in memory and on disk, and a drawn render
+/// goes to memory and disk at once and to the remote store in the background.
 ///
 /// ```swift
 /// let cache = RasterCache(memoryLimit: 64 << 20)

@@ -76,13 +76,7 @@ extension Manifest {
     private func reportConflicts(in plan: BatchPlan, problems: ManifestProblems) {
         var claims = OutputPathClaims()
         for output in plan.outputs {
-            do {
-                try claims.claim(try OutputPath(output.path), by: output.source)
-            } catch let conflict as OutputPathClaims.Conflict {
-                problems.add(conflict.description(claimant: output.source), at: nil)
-            } catch {
-                problems.add("\(error)", at: nil)
-            }
+            do { try claims.claim(output.path, by: output.source) } catch { problems.add(error.description, at: nil) }
         }
     }
 

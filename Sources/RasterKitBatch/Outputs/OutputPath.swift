@@ -107,31 +107,17 @@ struct OutputPathClaims {
         byKey.reserveCapacity(count)
     }
 
-    /// Why a claim failed.
-    enum Conflict: Error {
-        /// `path` is already `owner`'s.
-        case taken(path: OutputPath, owner: String)
-        /// `path` differs from `other` (`owner`'s) only in case.
-        case caseClash(path: OutputPath, other: OutputPath, owner: String)
-
-        /// The message, naming both owners.
-        func description(claimant: String) -> String {
-            switch self {
-            case let .taken(path, owner):
-                "'\(owner)' and '\(claimant)' would both be written to '\(path)'"
-            case let .caseClash(path, other, owner):
-                "'\(owner)' writes '\(other)' and '\(claimant)' writes '\(path)', which differ only in case: "
-                    + "one file on macOS and Windows"
-            }
+    /// Checks `path` (see ``OutputPath``) and gives it to `owner`, unless another owner has it or
+    /// a path differing only in case; the error names both owners.
+    mutating func claim(_ path: String, by owner: String) throws(BatchPlanError) {
+        let checked: OutputPath
+        do { checked = try OutputPath(path) } catch { throw error.naming(item: owner) }
+        if let previous = owners[checked] { throw .conflictingOutputs(path: path, first: previous, second: owner) }
+        let key = checked.caseInsensitiveKey
+        if let other = byKey[key] {
+            throw .outputsDifferOnlyInCase(path: path, other: other.rawValue, first: owners[other] ?? "", second: owner)
         }
-    }
-
-    /// Gives `path` to `owner`, unless another owner has it or a path differing only in case.
-    mutating func claim(_ path: OutputPath, by owner: String) throws(Conflict) {
-        if let previous = owners[path] { throw .taken(path: path, owner: previous) }
-        let key = path.caseInsensitiveKey
-        if let other = byKey[key] { throw .caseClash(path: path, other: other, owner: owners[other] ?? "") }
-        owners[path] = owner
-        byKey[key] = path
+        owners[checked] = owner
+        byKey[key] = checked
     }
 }

@@ -58,19 +58,7 @@ struct BatchPlanBuilder {
     /// Gives `path` to `item` (in `appearance`), or throws when another item has it (or one
     /// differing only in case).
     mutating func claim(_ path: String, by item: BatchItem, in appearance: Appearance = .light) throws(BatchPlanError) {
-        let source = item.source(in: appearance)
-        let checked: OutputPath
-        do { checked = try OutputPath(path) } catch { throw error.naming(item: source) }
-        do {
-            try claims.claim(checked, by: source)
-        } catch {
-            switch error {
-            case let .taken(_, owner):
-                throw .conflictingOutputs(path: path, first: owner, second: source)
-            case let .caseClash(_, other, owner):
-                throw .outputsDifferOnlyInCase(path: path, other: other.rawValue, first: owner, second: source)
-            }
-        }
+        try claims.claim(path, by: item.source(in: appearance))
     }
 
     /// The pixels a render of `component` takes (its minimum frame when it has caps), checked;

@@ -16,15 +16,9 @@ struct BatchWorkUnits: Sendable {
         // By index: an output is a large value with closures, and only two fields are needed.
         for index in outputs.indices {
             do {
-                if !claimedTogether { try claims.claim(try OutputPath(outputs[index].path), by: outputs[index].source) }
-            } catch let error as BatchPlanError {
-                rejected.append((index, error.description))
-                continue
-            } catch let conflict as OutputPathClaims.Conflict {
-                rejected.append((index, conflict.description(claimant: outputs[index].source)))
-                continue
+                if !claimedTogether { try claims.claim(outputs[index].path, by: outputs[index].source) }
             } catch {
-                rejected.append((index, "\(error)"))
+                rejected.append((index, error.description))
                 continue
             }
             if let group = outputs[index].group {

@@ -132,19 +132,7 @@ public struct SVGBatch: Sendable, Hashable {
                 for (scaleIndex, scale) in scales.enumerated() {
                     let name = SVGBatch.outputName(for: source.name, size: size, scale: scale)
                     let path = source.outputPath(name)
-                    let checked: OutputPath
-                    do { checked = try OutputPath(path) } catch { throw error.naming(item: source.displayPath) }
-                    do {
-                        try claims.claim(checked, by: source.displayPath)
-                    } catch {
-                        switch error {
-                        case let .taken(_, owner):
-                            throw .conflictingOutputs(path: path, first: owner, second: source.displayPath)
-                        case let .caseClash(_, other, owner):
-                            throw .outputsDifferOnlyInCase(path: path, other: other.rawValue, first: owner,
-                                                           second: source.displayPath)
-                        }
-                    }
+                    try claims.claim(path, by: source.displayPath)
                     let contentMode = contentMode, tint = tint, post = post
                     let image: @Sendable () throws -> any Rasterizable = {
                         SVGBatch.withPost(SVGImage(try loader.document(), contentMode: contentMode, tint: tint, fonts: fonts), post)

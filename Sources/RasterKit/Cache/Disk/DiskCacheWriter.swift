@@ -39,6 +39,11 @@ final class DiskCacheWriter: Sendable {
         var hasWork: Bool {
             !queued.isEmpty || !touches.isEmpty || !deletions.isEmpty || !keptOutputs.isEmpty || !forgottenOutputs.isEmpty
         }
+
+        /// Counts `queuedBytes` again after renders were taken out of the queue other than by a batch.
+        mutating func recountQueuedBytes() {
+            queuedBytes = queued.reduce(0) { $0 + $1.byteCount } + keptOutputs.reduce(0) { $0 + $1.bytes.count }
+        }
     }
 
     private struct Batch {
@@ -132,7 +137,7 @@ final class DiskCacheWriter: Sendable {
             guard let entry = state.unwritten[digest], entry.created == created, !entry.isSealed else { return }
             state.unwritten[digest] = nil
             state.queued.removeAll { $0.key.value == digest && $0.sequence == entry.sequence }
-            state.queuedBytes = state.queued.reduce(0) { $0 + $1.byteCount } + state.keptOutputs.reduce(0) { $0 + $1.bytes.count }
+            state.recountQueuedBytes()
         }
     }
 
@@ -231,7 +236,7 @@ final class DiskCacheWriter: Sendable {
     func discardUnwritten(where shouldDiscard: (DiskCachePendingEntry) -> Bool) {
         state.withLock { state in
             state.queued.removeAll(where: shouldDiscard)
-            state.queuedBytes = state.queued.reduce(0) { $0 + $1.byteCount } + state.keptOutputs.reduce(0) { $0 + $1.bytes.count }
+            state.recountQueuedBytes()
             state.unwritten = state.unwritten.filter { !shouldDiscard($0.value) }
         }
     }
